@@ -1,0 +1,36 @@
+// Lint rules for the workspace. The import restrictions enforce the architecture in docs/architecture.md:
+// the domain stays pure and the engine never reaches for a concrete store.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['packages/punctual/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', '../store/*', '../engine/*', '../targets/*', '../scheduler*'] },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Domain code takes the instant as an argument.' },
+      ],
+      'no-restricted-globals': ['error', 'setTimeout', 'setInterval'],
+    },
+  },
+  {
+    files: ['packages/punctual/src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['../store/sqlite/*', '../store/postgres/*', '../targets/*/*'] }],
+    },
+  },
+);

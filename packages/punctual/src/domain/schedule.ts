@@ -1,0 +1,151 @@
+// The schedule: what to run and when. This module owns the schedule's shape, the user-facing input, and
+// `normalizeSchedule`, the pure function that validates input and turns it into what the store keeps.
+// It must never perform I/O or read a clock (callers pass `now`).
+
+import { PunctualError } from '../errors.js';
+import type { Json } from './json.js';
+import { resolvePolicies, type Policies } from './policies.js';
+import type { SpecKind } from './spec/compiled-spec.js';
+import { compileSpec } from './spec/compile-spec.js';
+import { parseDuration } from './spec/duration.js';
+import { parseTarget, type Target } from './target.js';
+
+export type ScheduleState = 'active' | 'paused' | 'completed';
+
+export const DEFAULT_TENANT = 'default';
+
+/** What a user gives to create or update a schedule. */
+export interface ScheduleInput {
+  key: string;
+  spec: string;
+  tz?: string | undefined;
+  target: Target;
+  payload?: Json | undefined;
+  policies?: Partial<Omit<Policies, 'retry'>> & { retry?: Partial<Policies['retry']> } | undefined;
+  /** ISO-8601 string, epoch milliseconds, or Date. */
+  startAt?: string | number | Date | null | undefined;
+  endAt?: string | number | Date | null | undefined;
+  maxRuns?: number | null | undefined;
+  /** Milliseconds or a duration string ("30s", "PT5M"). */
+  jitter?: number | string | undefined;
+}
+
+/** The validated, normalised schedule content: everything a version captures. */
+export interface ScheduleDraft {
+  tenantId: string;
+  key: string;
+  spec: string;
+  specKind: SpecKind;
+  tz: string;
+  target: Target;
+  payload: Json | null;
+  policies: Policies;
+  startAt: number | null;
+  endAt: number | null;
+  maxRuns: number | null;
+  jitterMs: number;
+  description: string;
+}
+
+export interface Schedule extends ScheduleDraft {
+  id: string;
+  state: ScheduleState;
+  version: number;
+  /** Nominal instant of the next occurrence not yet materialised; null when none remain. */
+  nextFireAt: number | null;
+  /** Occurrences materialised so far (maxRuns counts these). */
+  firedCount: number;
+  pausedAt: number | null;
+  note: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const KEY_RE = /^[A-Za-z0-9_][A-Za-z0-9._:@-]{0,199}$/;
+
+function field(name: string, why: string): PunctualError {
+  return new PunctualError('SCHEDULE_INVALID', `${name} ${why}`, { field: name });
+}
+
+/** Parses an instant given as ISO-8601 text, epoch milliseconds or a Date. */
+export function parseInstant(v: unknown, name: string): number | null {
+  if (v === undefined || v === null) return null;
+  let ms: number;
+  if (v instanceof Date) ms = v.getTime();
+  else if (typeof v === 'number') ms = v;
+  else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v)) ms = Date.parse(v);
+  else throw field(name, 'must be an ISO-8601 instant or epoch milliseconds');
+  if (!Number.isFinite(ms) || !Number.isInteger(ms)) throw field(name, 'is not a valid instant');
+  return ms;
+}
+
+/**
+ * Validates and normalises schedule input. `now` is the instant of saving; `anchor` is the schedule's
+ * creation instant (kept across updates so `@every` never drifts).
+ */
+export function normalizeSchedule(
+  input: ScheduleInput,
+  opts: { tenantId: string; now: number; createdAt?: number },
+): ScheduleDraft {
+  if (typeof input !== 'object' || input === null) throw field('schedule', 'must be an object');
+  if (typeof input.key !== 'string' || !KEY_RE.test(input.key)) {
+    throw field('key', 'must be 1-200 characters of letters, digits and . _ : @ - (not starting with . : @ -)');
+  }
+  if (typeof input.spec !== 'string' || input.spec.trim() === '') throw new PunctualError('SPEC_INVALID', 'spec must be a non-empty string', { field: 'spec' });
+  if (input.spec.length > 4096) throw new PunctualError('SPEC_INVALID', 'spec is longer than 4096 characters', { field: 'spec' });
+  if (input.tz !== undefined && typeof input.tz !== 'string') throw new PunctualError('TIME_ZONE_UNKNOWN', 'tz must be a string naming an IANA zone', { field: 'tz' });
+  const startAt = parseInstant(input.startAt, 'startAt');
+  const endAt = parseInstant(input.endAt, 'endAt');
+  if (startAt !== null && endAt !== null && endAt <= startAt) {
+    throw new PunctualError('BOUNDS_INVALID', 'endAt must be after startAt', { field: 'endAt', startAt, endAt });
+  }
+  let maxRuns: number | null = null;
+  if (input.maxRuns !== undefined && input.maxRuns !== null) {
+    if (!Number.isInteger(input.maxRuns) || input.maxRuns < 1) throw field('maxRuns', 'must be a positive integer');
+    maxRuns = input.maxRuns;
+  }
+  let jitterMs = 0;
+  if (input.jitter !== undefined) {
+    jitterMs = typeof input.jitter === 'number' ? input.jitter : parseDuration(input.jitter);
+    if (!Number.isInteger(jitterMs) || jitterMs < 0 || jitterMs > 24 * 3_600_000) throw field('jitter', 'must be between 0 and 24h');
+  }
+  const target = parseTarget(input.target);
+  const policies = resolvePolicies(input.policies);
+  const payload = input.payload === undefined ? null : input.payload;
+  if (payload !== null) {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(payload);
+    } catch {
+      text = undefined;
+    }
+    if (text === undefined) throw field('payload', 'must be JSON-serialisable');
+  }
+  const compiled = compileSpec(input.spec, {
+    tz: input.tz,
+    now: opts.now,
+    anchor: startAt ?? opts.createdAt ?? opts.now,
+    startAt,
+    endAt,
+  });
+  return {
+    tenantId: opts.tenantId,
+    key: input.key,
+    spec: compiled.source,
+    specKind: compiled.kind,
+    tz: compiled.tz,
+    target,
+    payload,
+    policies,
+    startAt,
+    endAt,
+    maxRuns,
+    jitterMs,
+    description: compiled.description,
+  };
+}
+
+/** True when two drafts describe the same schedule (an upsert with no change keeps the version). */
+export function sameDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

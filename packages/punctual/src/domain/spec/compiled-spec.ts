@@ -1,0 +1,30 @@
+// The contract every spec kind compiles to. A CompiledSpec answers "what is the next occurrence after T?"
+// with a bounded search, and describes itself in words. It is pure: it never reads a clock.
+
+export type SpecKind = 'cron' | 'rrule' | 'every' | 'at';
+
+export interface CompiledSpec {
+  kind: SpecKind;
+  /** Normalised source, what is stored: `@in 5m` becomes `@at <ISO instant>`; cron keeps its text. */
+  source: string;
+  /** IANA zone the spec is evaluated in (RRULE: taken from DTSTART;TZID when present). */
+  tz: string;
+  /**
+   * First occurrence strictly after `after` (epoch ms), honouring startAt/endAt, or null when there is none.
+   * Bounded: never searches endlessly.
+   */
+  nextAfter(after: number): number | null;
+  /** Human-readable description, e.g. "At 02:30, every day, America/New_York". */
+  description: string;
+}
+
+export interface CompileOptions {
+  /** IANA zone; default UTC. */
+  tz?: string | undefined;
+  /** The instant of saving: `@in` resolves against it; "never fires" is judged from it. */
+  now: number;
+  /** Anchor of `@every`: startAt when given, otherwise the schedule's creation instant. */
+  anchor?: number | undefined;
+  startAt?: number | null | undefined;
+  endAt?: number | null | undefined;
+}

@@ -1,0 +1,62 @@
+// Every error Punctual raises, declared once with a stable code. Codes are part of the public contract:
+// they are listed in docs/errors.md, never reused, never renamed. This module must not import anything.
+
+export const ERROR_CODES = {
+  // Schedule input (rejected at save time, nothing changes)
+  SPEC_INVALID: 'the spec string is malformed (which field and why is in the message and details)',
+  SPEC_NEVER_FIRES: 'the spec is valid but can never produce an occurrence',
+  TIME_ZONE_UNKNOWN: 'the time zone is not an IANA zone known to this runtime',
+  BOUNDS_INVALID: 'endAt is not after startAt',
+  SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
+  HANDLER_UNKNOWN: 'the handler target names no registered handler',
+  PAYLOAD_INVALID: "the payload does not satisfy the handler's payload schema",
+  DURATION_INVALID: 'a duration is malformed or out of range',
+  // Lookups and concurrency
+  SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
+  RUN_NOT_FOUND: 'no run with that id for this tenant',
+  VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
+  RUN_NOT_CANCELLABLE: 'the run already reached a final state',
+  // Store
+  SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
+  STORE_CLOSED: 'the store was closed',
+  // Engine
+  SCHEDULER_NOT_STARTED: 'the operation needs a started scheduler',
+  // Run errors (recorded on attempts and runs)
+  ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
+  ATTEMPT_FAILED: 'the target reported a failure or threw',
+  LEASE_EXPIRED: "the worker's lease lapsed before it settled the run (crash, pause, stalled loop)",
+  CHECK_LIMIT_REACHED: 'check-again was asked beyond maxChecks or past the horizon',
+  RESULT_TOO_LARGE: 'the result exceeded the size cap and was not stored',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The one error class of the library. `code` is stable; `details` is JSON-serialisable. */
+export class PunctualError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PunctualError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details?: Record<string, unknown> } {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isPunctualError(e: unknown, code?: ErrorCode): e is PunctualError {
+  return e instanceof PunctualError && (code === undefined || e.code === code);
+}
+
+/** Turns anything thrown into `{ code?, message, stack? }` fit for a run's history. */
+export function describeThrown(e: unknown): { code?: string; message: string; stack?: string } {
+  if (e instanceof PunctualError) return { code: e.code, message: e.message };
+  if (e instanceof Error) return { message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+  return { message: typeof e === 'string' ? e : JSON.stringify(e) ?? String(e) };
+}

@@ -1,0 +1,226 @@
+// The store contract: every durable operation Punctual needs, written in domain terms. Each method is one
+// atomic operation, takes `now` as a parameter (a store never reads a clock), and is scoped by tenant where
+// it touches tenant data. Implementations: store/sqlite/, store/postgres/. The engine depends on this
+// interface only; it branches on `capabilities`, never on which store it has.
+
+import type { Json } from '../domain/json.js';
+import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../domain/run.js';
+import type { Schedule, ScheduleDraft, ScheduleState } from '../domain/schedule.js';
+
+export interface StoreCapabilities {
+  /** Several processes may share this store (claims are safe across processes). */
+  multiInstance: boolean;
+  /** The store can wake idle workers when an earlier run is inserted by another process (`onWake`). */
+  wakeups: boolean;
+}
+
+/** One state change a store operation made; the engine turns each into one typed event. */
+export interface Transition {
+  run: Run;
+  from: RunState | null;
+  to: RunState;
+}
+
+/** A run to insert. Unique by (scheduleId, scheduledFor) when `occurrenceKey` is true: a duplicate is a no-op. */
+export interface RunInsert {
+  tenantId: string;
+  scheduleId: string;
+  scheduleKey: string;
+  scheduleVersion: number;
+  kind: RunKind;
+  /** Only spec occurrences (kind scheduled/backfill) are unique; manual runs are not. */
+  unique: boolean;
+  scheduledFor: number;
+  dueAt: number;
+  expiresAt: number | null;
+  priority: number;
+  maxAttempts: number;
+  overlap: string;
+  payload: Json | null;
+  /** Insert directly in a final state (skipped runs recording a missed occurrence). */
+  state: 'scheduled' | 'skipped';
+  reason: RunReason | null;
+  details: Record<string, Json> | null;
+}
+
+export interface PutScheduleRequest {
+  draft: ScheduleDraft;
+  /** Nominal instant of the first occurrence to materialise (null: none). */
+  nextFireAt: number | null;
+  /** Refuse with VERSION_CONFLICT unless the stored version equals this (undefined: no check). */
+  expectedVersion?: number | undefined;
+  now: number;
+}
+
+export interface PutScheduleResult {
+  schedule: Schedule;
+  created: boolean;
+  /** False when the draft equalled the stored one: nothing changed, version kept. */
+  changed: boolean;
+  /** Pending runs of the previous version, now `cancelled` with reason `updated`. */
+  transitions: Transition[];
+}
+
+export interface ScheduleQuery {
+  tenantId: string;
+  state?: ScheduleState | undefined;
+  targetKind?: string | undefined;
+  keyPrefix?: string | undefined;
+  /** Opaque cursor from a previous page. */
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export interface RunQuery {
+  tenantId: string;
+  scheduleKey?: string | undefined;
+  state?: RunState | undefined;
+  /** scheduledFor in [from, to). */
+  from?: number | undefined;
+  to?: number | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Present when more items follow. */
+  nextCursor?: string | undefined;
+}
+
+/** The materializer's request to advance one schedule. Compare-and-set on (version, nextFireAt). */
+export interface Advance {
+  tenantId: string;
+  scheduleId: string;
+  version: number;
+  expectedNextFireAt: number | null;
+  nextFireAt: number | null;
+  /** Added to firedCount. */
+  fired: number;
+  /** Marks the schedule completed (no occurrence remains). */
+  complete: boolean;
+  runs: RunInsert[];
+  now: number;
+}
+
+export interface AdvanceResult {
+  /** `conflict`: the schedule changed or another instance advanced it first; nothing was written. */
+  status: 'advanced' | 'conflict';
+  /** Runs actually inserted (duplicates of existing occurrences are left out). */
+  transitions: Transition[];
+}
+
+export interface ClaimRequest {
+  workerId: string;
+  now: number;
+  limit: number;
+  leaseMs: number;
+}
+
+export interface ClaimedRun {
+  run: Run;
+  schedule: Schedule;
+  /** Fencing token: settle and extend succeed only with it. */
+  token: string;
+}
+
+export interface ClaimResult {
+  claimed: ClaimedRun[];
+  /** Side effects of claiming: expired (deadline), skipped (overlap), cancelled (cancelPrevious). */
+  transitions: Transition[];
+}
+
+export type SettleOutcome =
+  | { state: 'succeeded'; result: Json | null }
+  | { state: 'scheduled'; reason: 'retry' | 'checkAgain' | 'released'; dueAt: number; error: RunError | null }
+  | { state: 'dead'; error: RunError }
+  | { state: 'cancelled'; reason: RunReason };
+
+export interface Settlement {
+  runId: string;
+  token: string;
+  outcome: SettleOutcome;
+  attempt: Attempt;
+}
+
+export interface PruneRequest {
+  now: number;
+  /** Final runs finished before now - this are deleted (failures use failedRetentionMs). */
+  retentionMs: number;
+  failedRetentionMs: number;
+  /** Keep at most this many final runs per schedule (newest kept). */
+  keepPerSchedule: number;
+  limit: number;
+}
+
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+
+  /** Applies pending migrations; throws SCHEMA_TOO_NEW on a database migrated by a newer version. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  // ── schedules ────────────────────────────────────────────────────────────────────────────────────
+  /** Upsert by (tenant, key). On change: version+1, pending runs of older versions cancelled (`updated`). */
+  putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult>;
+  getSchedule(tenantId: string, key: string): Promise<Schedule | undefined>;
+  listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
+  /** Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept. */
+  deleteSchedule(tenantId: string, key: string, now: number): Promise<{ deleted: boolean; transitions: Transition[] }>;
+  /** Pauses; with cancelPending its scheduled runs become `cancelled` (`pausedCancel`). */
+  pauseSchedule(
+    tenantId: string,
+    key: string,
+    opts: { cancelPending: boolean; note: string | null; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
+  /**
+   * Resumes a paused schedule at `nextFireAt`; `skipped` records the occurrences that fell in the pause
+   * (state skipped, reason paused).
+   */
+  resumeSchedule(
+    tenantId: string,
+    key: string,
+    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
+
+  // ── materializer ─────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Active schedules whose nextFireAt <= horizon, claimed for leaseMs so concurrent materializers share the
+   * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set).
+   */
+  claimDueSchedules(req: { now: number; horizon: number; limit: number; leaseMs: number }): Promise<Schedule[]>;
+  advanceSchedule(a: Advance): Promise<AdvanceResult>;
+  /** Earliest nextFireAt among active schedules (for the materializer's timer). */
+  nextScheduleAt(): Promise<number | null>;
+
+  // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
+  /** Inserts runs outside the materializer (trigger now, backfill). Unique occurrences already present are skipped. */
+  insertRuns(runs: RunInsert[], now: number): Promise<Transition[]>;
+  /**
+   * Claims due runs (dueAt <= now), by priority then dueAt, applying deadlines and overlap policies
+   * atomically. Each claimed run is `running` with attempt+1 and a lease until now+leaseMs.
+   */
+  claimRuns(req: ClaimRequest): Promise<ClaimResult>;
+  /** Renews leases; returns the ids whose lease is still held (others were lost). */
+  extendLeases(leases: { runId: string; token: string }[], until: number, now: number): Promise<string[]>;
+  /** Settles runs in one transaction. A settlement with a stale token is refused: its slot is null. */
+  settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]>;
+  /** Running runs whose lease lapsed: back to scheduled (the attempt counts) or dead when none remain. */
+  reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]>;
+  /** Cancels a run that is not final yet (a running one loses its lease). */
+  cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined>;
+  getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined>;
+  listRuns(q: RunQuery): Promise<Page<Run>>;
+  /** Earliest dueAt among scheduled runs (the worker's timer). */
+  nextRunDueAt(): Promise<number | null>;
+  /**
+   * Scheduled runs whose dueAt + graceMs < now and that were not reported yet: marks them reported and
+   * returns them ("schedule not fired" detection).
+   */
+  takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]>;
+  /** Deletes old final runs and their attempts; returns how many runs were deleted. */
+  pruneHistory(req: PruneRequest): Promise<number>;
+
+  /** Only when capabilities.wakeups: called when another process inserted a run due at `dueAt`. */
+  onWake?(listener: (dueAt: number) => void): () => void;
+}
