@@ -1,0 +1,114 @@
+// Which runs a schedule's next occurrences become: the materialisation and misfire (catch-up) rules as one
+// pure function. The materializer calls it and the store commits the result atomically. It must never
+// perform I/O or read a clock.
+//
+// Occurrences at or after `now - misfireThresholdMs` are on time and become scheduled runs (up to the
+// look-ahead horizon). Older ones were missed (the service was down or paused): those older than the catch-up
+// window are recorded as one skipped run (outsideCatchupWindow); the rest follow the misfire policy:
+//   skip     every missed occurrence is recorded as skipped (misfire)
+//   runOnce  the latest missed occurrence runs, the others are recorded as skipped (misfire)
+//   runAll   every missed occurrence runs
+// At most `maxCatchup` missed occurrences are looked at one by one; beyond that, the rest of the gap is
+// recorded as one skipped run (catchupCap) and the timeline jumps to the present.
+
+import type { Json } from './json.js';
+import { jitterOffset } from './policies.js';
+import type { Schedule } from './schedule.js';
+import type { RunReason } from './run.js';
+
+export interface PlannedRun {
+  scheduledFor: number;
+  dueAt: number;
+  expiresAt: number | null;
+  state: 'scheduled' | 'skipped';
+  reason: RunReason | null;
+  details: Record<string, Json> | null;
+}
+
+export interface MaterializePlan {
+  runs: PlannedRun[];
+  /** Next occurrence not materialised yet (null: none remain). */
+  nextFireAt: number | null;
+  /** Occurrences that became runs to execute (maxRuns counts these). */
+  fired: number;
+  complete: boolean;
+}
+
+export interface PlanOptions {
+  now: number;
+  horizon: number;
+  misfireThresholdMs: number;
+  /** Most on-time runs written in one step (the rest wait for the next step). */
+  maxRunsPerStep: number;
+}
+
+export function planMaterialization(
+  schedule: Pick<Schedule, 'key' | 'nextFireAt' | 'firedCount' | 'maxRuns' | 'policies' | 'jitterMs'>,
+  nextAfter: (after: number) => number | null,
+  opts: PlanOptions,
+): MaterializePlan {
+  const { now, horizon } = opts;
+  const p = schedule.policies;
+  const runs: PlannedRun[] = [];
+  const lateBefore = now - opts.misfireThresholdMs;
+  const windowStart = now - p.catchupWindowMs;
+  let fired = 0;
+  let t = schedule.nextFireAt;
+  const remaining = (): boolean => schedule.maxRuns === null || schedule.firedCount + fired < schedule.maxRuns;
+
+  const toRun = (at: number): PlannedRun => ({
+    scheduledFor: at,
+    dueAt: at + jitterOffset(schedule.key, at, schedule.jitterMs),
+    expiresAt: p.deadlineMs === null ? null : at + p.deadlineMs,
+    state: 'scheduled',
+    reason: null,
+    details: null,
+  });
+  const skipped = (at: number, reason: RunReason, details: Record<string, Json> | null = null): PlannedRun => ({
+    scheduledFor: at,
+    dueAt: at,
+    expiresAt: null,
+    state: 'skipped',
+    reason,
+    details,
+  });
+
+  // Missed occurrences older than the catch-up window: one record for the whole stretch, then jump.
+  if (t !== null && t < windowStart && t < lateBefore) {
+    const first = t;
+    t = nextAfter(Math.min(windowStart, lateBefore) - 1);
+    runs.push(skipped(first, 'outsideCatchupWindow', { from: first, until: t ?? windowStart }));
+  }
+
+  // Missed occurrences inside the window.
+  const missed: number[] = [];
+  while (t !== null && t < lateBefore && missed.length < p.maxCatchup) {
+    missed.push(t);
+    t = nextAfter(t);
+  }
+  if (t !== null && t < lateBefore) {
+    const first = t;
+    t = nextAfter(lateBefore - 1);
+    runs.push(skipped(first, 'catchupCap', { from: first, until: t ?? lateBefore, maxCatchup: p.maxCatchup }));
+  }
+  missed.forEach((at, i) => {
+    const runIt = p.misfire === 'runAll' || (p.misfire === 'runOnce' && i === missed.length - 1);
+    if (runIt && remaining()) {
+      runs.push(toRun(at));
+      fired++;
+    } else {
+      runs.push(skipped(at, 'misfire'));
+    }
+  });
+
+  // On-time occurrences up to the horizon.
+  let onTime = 0;
+  while (t !== null && t <= horizon && remaining() && onTime < opts.maxRunsPerStep) {
+    runs.push(toRun(t));
+    fired++;
+    onTime++;
+    t = nextAfter(t);
+  }
+  const complete = t === null || !remaining();
+  return { runs, nextFireAt: complete ? null : t, fired, complete };
+}

@@ -1,0 +1,106 @@
+// A single-flight wake loop: runs `body` when its timer fires or when nudged, never twice at once, and
+// arms its timer for the instant the body asks for. Errors are reported and retried with backoff. This is
+// what lets workers sleep exactly until the next due run instead of polling.
+
+import type { CancelTimer, Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+
+export interface LoopOptions {
+  /** Longest sleep when the body has no next instant (a backstop, not what decides precision). */
+  maxSleepMs: number;
+  /** First retry delay after an error (doubles up to maxSleepMs). */
+  errorBackoffMs: number;
+}
+
+/** Body: does one round of work and returns the next instant it wants to run at (null: maxSleep). */
+export type LoopBody = () => Promise<number | null>;
+
+export class Loop {
+  #running = false;
+  #again = false;
+  #stopped = true;
+  #timer: CancelTimer | undefined;
+  #armedAt = Infinity;
+  #errors = 0;
+  #idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly name: string,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly body: LoopBody,
+    private readonly opts: LoopOptions,
+  ) {}
+
+  start(): void {
+    this.#stopped = false;
+    this.nudge();
+  }
+
+  /** Stops arming timers and resolves when the current round (if any) has finished. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#disarm();
+    await this.#idle;
+  }
+
+  /** Runs the body now (at <= now or omitted) or re-arms the timer earlier than it was. */
+  nudge(at?: number): void {
+    if (this.#stopped) return;
+    const now = this.clock.now();
+    if (at === undefined || at <= now) {
+      if (this.#running) {
+        this.#again = true;
+        return;
+      }
+      this.#disarm();
+      this.#idle = this.#run();
+      return;
+    }
+    if (at < this.#armedAt && !this.#running) this.#arm(at);
+    else if (this.#running) this.#again = true;
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    let next: number | null = null;
+    try {
+      do {
+        this.#again = false;
+        next = await this.body();
+        this.#errors = 0;
+      } while (this.#again && !this.#stopped);
+    } catch (error) {
+      this.#errors++;
+      this.bus.emit('error', { error, where: this.name });
+      next = this.clock.now() + Math.min(this.opts.maxSleepMs, this.opts.errorBackoffMs * 2 ** (this.#errors - 1));
+    } finally {
+      this.#running = false;
+    }
+    if (this.#stopped) return;
+    const now = this.clock.now();
+    const at = Math.min(next ?? Infinity, now + this.opts.maxSleepMs);
+    if (this.#again || at <= now) {
+      // Work arrived while the body ran, or the body asked to run again at once: yield to I/O first.
+      this.#arm(now);
+    } else {
+      this.#arm(at);
+    }
+  }
+
+  #arm(at: number): void {
+    this.#disarm();
+    this.#armedAt = at;
+    this.#timer = this.clock.setTimer(at, () => {
+      this.#timer = undefined;
+      this.#armedAt = Infinity;
+      this.nudge();
+    });
+  }
+
+  #disarm(): void {
+    this.#timer?.();
+    this.#timer = undefined;
+    this.#armedAt = Infinity;
+  }
+}

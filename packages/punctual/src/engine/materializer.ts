@@ -1,0 +1,109 @@
+// The materializer: turns schedules into runs a short look-ahead before they are due. Each step claims due
+// schedules, asks the domain which runs their next occurrences become (misfire rules included), and commits
+// runs and the schedule's new position in one compare-and-set, so any number of instances materialise each
+// occurrence exactly once. It never delivers anything and never decides policy itself.
+
+import type { Clock } from '../clock.js';
+import { planMaterialization } from '../domain/materialize-plan.js';
+import type { Schedule } from '../domain/schedule.js';
+import type { EventBus } from '../events.js';
+import type { RunInsert, Store } from '../store/store.js';
+import { Loop } from './loop.js';
+import type { SpecCache } from './spec-cache.js';
+
+export interface MaterializerOptions {
+  lookaheadMs: number;
+  misfireThresholdMs: number;
+  batchSize: number;
+  maxRunsPerStep: number;
+  claimLeaseMs: number;
+  maxSleepMs: number;
+}
+
+export class Materializer {
+  readonly loop: Loop;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly specs: SpecCache,
+    private readonly opts: MaterializerOptions,
+    /** Told the earliest dueAt of the runs a step inserted, so the worker can wake for it. */
+    private readonly onRunsDue: (dueAt: number) => void,
+  ) {
+    this.loop = new Loop('materializer', clock, bus, () => this.#step(), {
+      maxSleepMs: opts.maxSleepMs,
+      errorBackoffMs: 250,
+    });
+  }
+
+  async #step(): Promise<number | null> {
+    for (;;) {
+      const now = this.clock.now();
+      const due = await this.store.claimDueSchedules({
+        now,
+        horizon: now + this.opts.lookaheadMs,
+        limit: this.opts.batchSize,
+        leaseMs: this.opts.claimLeaseMs,
+      });
+      for (const s of due) await this.#advance(s, now);
+      if (due.length < this.opts.batchSize) break;
+    }
+    const next = await this.store.nextScheduleAt();
+    return next === null ? null : next - this.opts.lookaheadMs;
+  }
+
+  async #advance(s: Schedule, now: number): Promise<void> {
+    const spec = this.specs.get(s, now);
+    const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
+      now,
+      horizon: now + this.opts.lookaheadMs,
+      misfireThresholdMs: this.opts.misfireThresholdMs,
+      maxRunsPerStep: this.opts.maxRunsPerStep,
+    });
+    const runs: RunInsert[] = plan.runs.map((r) => ({
+      tenantId: s.tenantId,
+      scheduleId: s.id,
+      scheduleKey: s.key,
+      scheduleVersion: s.version,
+      kind: 'scheduled',
+      unique: true,
+      scheduledFor: r.scheduledFor,
+      dueAt: r.dueAt,
+      expiresAt: r.expiresAt,
+      priority: s.policies.priority,
+      maxAttempts: s.policies.retry.maxAttempts,
+      overlap: s.policies.overlap,
+      payload: null,
+      state: r.state,
+      reason: r.reason,
+      details: r.details,
+    }));
+    const result = await this.store.advanceSchedule({
+      tenantId: s.tenantId,
+      scheduleId: s.id,
+      version: s.version,
+      expectedNextFireAt: s.nextFireAt,
+      nextFireAt: plan.nextFireAt,
+      fired: plan.fired,
+      complete: plan.complete,
+      runs,
+      now,
+    });
+    if (result.status === 'conflict') return;
+    let earliest = Infinity;
+    for (const t of result.transitions) {
+      this.bus.emitTransition(t);
+      if (t.to === 'scheduled' && t.run.dueAt < earliest) earliest = t.run.dueAt;
+    }
+    this.bus.emit('materializer:advanced', {
+      scheduleId: s.id,
+      runs: result.transitions.length,
+      // How long after its look-ahead instant the schedule was picked up.
+      lagMs: s.nextFireAt === null ? 0 : Math.max(0, now - (s.nextFireAt - this.opts.lookaheadMs)),
+    });
+    if (plan.complete) this.bus.emit('schedule:completed', { tenantId: s.tenantId, scheduleId: s.id });
+    if (earliest !== Infinity) this.onRunsDue(earliest);
+  }
+}

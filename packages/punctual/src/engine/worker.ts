@@ -1,0 +1,286 @@
+// The worker: claims due runs with a lease, delivers them through their target, renews the lease while
+// delivering, and settles each attempt. Claims and settlements are batched into shared store transactions.
+// A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and cannot settle: the store
+// refuses its stale token. It never decides policy itself: the domain maps outcomes to next states.
+
+import type { CancelTimer, Clock } from '../clock.js';
+import type { Json } from '../domain/json.js';
+import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
+import type { Attempt } from '../domain/run.js';
+import type { TargetKind } from '../domain/target.js';
+import { targetKind } from '../domain/target.js';
+import { describeThrown } from '../errors.js';
+import type { EventBus } from '../events.js';
+import type { ClaimedRun, SettleOutcome, Settlement, Store } from '../store/store.js';
+import type { TargetDriver } from '../targets/target.js';
+import { Loop } from './loop.js';
+
+export interface WorkerOptions {
+  workerId: string;
+  concurrency: number;
+  leaseMs: number;
+  /** Most runs claimed in one store transaction. */
+  claimBatch: number;
+  /** Most settlements committed in one store transaction. */
+  settleBatch: number;
+  maxSleepMs: number;
+  /** Results larger than this (JSON bytes) are replaced by a marker. */
+  maxResultBytes: number;
+  random: () => number;
+}
+
+interface InFlight {
+  claimed: ClaimedRun;
+  abort: AbortController;
+  startedAt: number;
+  settled: boolean;
+  cancelTimeout: CancelTimer;
+  /** When the lease lapses unless renewed (engine clock). */
+  leaseUntil: number;
+}
+
+type Pending = { flight: InFlight; settlement: Settlement };
+
+export class Worker {
+  readonly loop: Loop;
+  readonly #heartbeat: Loop;
+  readonly #inFlight = new Map<string, InFlight>();
+  #queue: Pending[] = [];
+  #flushing: Promise<void> | undefined;
+  #stopping = false;
+  #drained: (() => void) | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
+    private readonly opts: WorkerOptions,
+  ) {
+    this.loop = new Loop('worker', clock, bus, () => this.#claim(), { maxSleepMs: opts.maxSleepMs, errorBackoffMs: 250 });
+    this.#heartbeat = new Loop('heartbeat', clock, bus, () => this.#renew(), {
+      maxSleepMs: Math.max(1, Math.floor(opts.leaseMs / 3)),
+      errorBackoffMs: 250,
+    });
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  start(): void {
+    this.#stopping = false;
+    this.loop.start();
+    this.#heartbeat.start();
+  }
+
+  /** Wakes the worker for a run due at `dueAt` (or now). */
+  wake(dueAt?: number): void {
+    this.loop.nudge(dueAt);
+  }
+
+  /**
+   * Graceful stop: claims nothing more, waits for in-flight runs until `graceMs` passes, then aborts the rest
+   * and hands them back (released: the attempt does not count).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    await this.loop.stop();
+    if (this.#inFlight.size > 0) {
+      await new Promise<void>((resolve) => {
+        const cancel = this.clock.setTimer(this.clock.now() + graceMs, () => resolve());
+        this.#drained = () => {
+          cancel();
+          resolve();
+        };
+      });
+      this.#drained = undefined;
+      const now = this.clock.now();
+      for (const f of this.#inFlight.values()) {
+        if (f.settled) continue;
+        f.abort.abort(new Error('the scheduler is stopping'));
+        this.#enqueue(f, { state: 'scheduled', reason: 'released', dueAt: now, error: null }, 'released', now, null);
+      }
+    }
+    await this.#flush();
+    await this.#heartbeat.stop();
+  }
+
+  async #claim(): Promise<number | null> {
+    while (!this.#stopping) {
+      const free = this.opts.concurrency - this.#inFlight.size;
+      if (free <= 0) return null; // a settlement wakes us
+      const limit = Math.min(free, this.opts.claimBatch);
+      const now = this.clock.now();
+      const res = await this.store.claimRuns({ workerId: this.opts.workerId, now, limit, leaseMs: this.opts.leaseMs });
+      for (const t of res.transitions) this.bus.emitTransition(t);
+      for (const c of res.claimed) this.#deliver(c, now);
+      if (res.claimed.length < limit) break;
+    }
+    if (this.#stopping) return null;
+    const next = await this.store.nextRunDueAt();
+    // A due run that could not be claimed is waiting on its overlap policy: a settlement wakes us for it,
+    // and the backstop covers runs settled by another process.
+    return next !== null && next <= this.clock.now() ? null : next;
+  }
+
+  #deliver(claimed: ClaimedRun, startedAt: number): void {
+    const abort = new AbortController();
+    const { run, schedule } = claimed;
+    const flight: InFlight = {
+      claimed,
+      abort,
+      startedAt,
+      settled: false,
+      cancelTimeout: () => {},
+      leaseUntil: startedAt + this.opts.leaseMs,
+    };
+    this.#inFlight.set(run.id, flight);
+    const timeoutMs = schedule.policies.timeoutMs;
+    const timedOut = new Promise<Outcome>((resolve) => {
+      flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
+        abort.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
+        resolve({ type: 'retry', error: { code: 'ATTEMPT_TIMEOUT', message: `attempt timed out after ${timeoutMs} ms` } });
+      });
+    });
+    const driver = this.targets.get(targetKind(schedule.target));
+    const delivered: Promise<Outcome> = driver
+      ? driver
+          .deliver({ run, schedule, payload: run.payload ?? schedule.payload, signal: abort.signal, startedAt })
+          .catch((e: unknown) => ({ type: 'retry', error: { code: 'ATTEMPT_FAILED', ...describeThrown(e) } }))
+      : Promise.resolve({
+          type: 'retry',
+          error: { code: 'ATTEMPT_FAILED', message: `no target driver for ${targetKind(schedule.target)}` },
+        });
+    void Promise.race([delivered, timedOut]).then((outcome) => this.#finish(flight, outcome));
+  }
+
+  #finish(flight: InFlight, outcome: Outcome): void {
+    flight.cancelTimeout();
+    if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
+    const now = this.clock.now();
+    const run = flight.claimed.run;
+    if (outcome.type === 'ok' && outcome.result !== undefined) outcome = { ...outcome, result: this.#capResult(outcome.result) };
+    const next = nextStateFor(run, outcome, flight.claimed.schedule.policies, now, this.opts.random());
+    const attemptOutcome: Attempt['outcome'] =
+      outcome.type === 'ok'
+        ? 'succeeded'
+        : outcome.type === 'checkAgain'
+          ? 'checkAgain'
+          : outcome.type === 'retry' && outcome.error.code === 'ATTEMPT_TIMEOUT'
+            ? 'timeout'
+            : outcome.type === 'retry' && next.state === 'scheduled'
+              ? 'retry'
+              : 'failed';
+    this.#enqueue(flight, next, attemptOutcome, now, outcome.type === 'ok' ? (outcome.result ?? null) : null);
+  }
+
+  #capResult(result: Json): Json {
+    const text = JSON.stringify(result);
+    if (text === undefined || text.length <= this.opts.maxResultBytes) return result;
+    return { error: 'RESULT_TOO_LARGE', bytes: text.length, limit: this.opts.maxResultBytes };
+  }
+
+  #enqueue(flight: InFlight, next: NextState | SettleOutcome, outcome: Attempt['outcome'], now: number, result: Json | null): void {
+    flight.settled = true;
+    const run = flight.claimed.run;
+    const error = 'error' in next ? next.error : null;
+    this.#queue.push({
+      flight,
+      settlement: {
+        runId: run.id,
+        token: flight.claimed.token,
+        outcome: next,
+        attempt: {
+          runId: run.id,
+          attempt: run.attempt,
+          workerId: this.opts.workerId,
+          startedAt: flight.startedAt,
+          finishedAt: now,
+          outcome,
+          error,
+          result,
+        },
+      },
+    });
+    if (!this.#flushing) this.#flushing = this.#flushSoon();
+  }
+
+  /** Lets settlements that finish in the same turn share one transaction. */
+  async #flushSoon(): Promise<void> {
+    await new Promise<void>((r) => setImmediate(r));
+    await this.#flushNow();
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#queue.length > 0) {
+      this.#flushing = this.#flushNow();
+      await this.#flushing;
+    }
+  }
+
+  async #flushNow(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.opts.settleBatch);
+        let results: Awaited<ReturnType<Store['settleRuns']>>;
+        try {
+          results = await this.store.settleRuns(
+            batch.map((p) => p.settlement),
+            this.clock.now(),
+          );
+        } catch (error) {
+          // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
+          this.bus.emit('error', { error, where: 'settle' });
+          this.#queue.unshift(...batch);
+          await new Promise<void>((r) => this.clock.setTimer(this.clock.now() + 500, r));
+          if (this.#stopping && this.#drained === undefined) return;
+          continue;
+        }
+        batch.forEach((p, i) => {
+          this.#inFlight.delete(p.settlement.runId);
+          const t = results[i];
+          if (t) this.bus.emitTransition(t);
+          else this.bus.emit('lease:lost', { runId: p.settlement.runId });
+        });
+      }
+    } finally {
+      this.#flushing = undefined;
+    }
+    if (this.#inFlight.size === 0) this.#drained?.();
+    if (!this.#stopping) this.loop.nudge();
+  }
+
+  #drop(f: InFlight, why: string): void {
+    f.abort.abort(new Error(why));
+    f.cancelTimeout();
+    this.#inFlight.delete(f.claimed.run.id);
+    this.bus.emit('lease:lost', { runId: f.claimed.run.id });
+  }
+
+  async #renew(): Promise<number | null> {
+    const now = this.clock.now();
+    // A lease that lapsed without renewal (store unreachable, stalled loop) is someone else's now.
+    for (const f of this.#inFlight.values()) if (!f.settled && f.leaseUntil <= now) this.#drop(f, 'lease lapsed');
+    const live = [...this.#inFlight.values()].filter((f) => !f.settled);
+    if (live.length > 0) {
+      const held = new Set(
+        await this.store.extendLeases(
+          live.map((f) => ({ runId: f.claimed.run.id, token: f.claimed.token })),
+          now + this.opts.leaseMs,
+          now,
+        ),
+      );
+      for (const f of live) {
+        if (f.settled) continue;
+        if (held.has(f.claimed.run.id)) f.leaseUntil = now + this.opts.leaseMs;
+        // Reclaimed or cancelled elsewhere: stop the delivery; its settlement would be refused anyway.
+        else this.#drop(f, 'lease lost');
+      }
+      if (this.#inFlight.size === 0) this.#drained?.();
+      this.loop.nudge();
+    }
+    return this.clock.now() + Math.floor(this.opts.leaseMs / 3);
+  }
+}

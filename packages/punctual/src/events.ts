@@ -1,0 +1,87 @@
+// The typed events of the engine: one per run transition, plus schedule and engine events. Emission is
+// safe: a listener that throws is reported on `error` and never breaks the engine. Tests wait on these
+// events instead of sleeping.
+
+import type { Run } from './domain/run.js';
+import type { Schedule } from './domain/schedule.js';
+import type { Transition } from './store/store.js';
+
+export interface PunctualEvents {
+  'run:scheduled': { run: Run };
+  'run:started': { run: Run };
+  'run:succeeded': { run: Run };
+  'run:retrying': { run: Run };
+  'run:checkAgain': { run: Run };
+  'run:released': { run: Run };
+  'run:dead': { run: Run };
+  'run:skipped': { run: Run };
+  'run:expired': { run: Run };
+  'run:cancelled': { run: Run };
+  'lease:reclaimed': { run: Run };
+  /** A worker could not renew its lease (reclaimed or cancelled elsewhere) and aborted the delivery. */
+  'lease:lost': { runId: string };
+  /** A run's due time plus the grace passed without it starting. */
+  'schedule:notFired': { run: Run };
+  'schedule:put': { schedule: Schedule; created: boolean };
+  'schedule:deleted': { tenantId: string; key: string };
+  'schedule:paused': { schedule: Schedule };
+  'schedule:resumed': { schedule: Schedule };
+  'schedule:completed': { tenantId: string; scheduleId: string };
+  /** Materialisation of one schedule step (lag = now - nextFireAt when it was picked up). */
+  'materializer:advanced': { scheduleId: string; runs: number; lagMs: number };
+  /** Something failed inside the engine (store unreachable, a listener threw); the engine carries on. */
+  error: { error: unknown; where: string };
+}
+
+export type EventName = keyof PunctualEvents;
+export type Listener<E extends EventName> = (payload: PunctualEvents[E]) => void;
+
+export class EventBus {
+  readonly #listeners = new Map<EventName, Set<Listener<never>>>();
+
+  on<E extends EventName>(event: E, listener: Listener<E>): () => void {
+    let set = this.#listeners.get(event);
+    if (!set) this.#listeners.set(event, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => this.off(event, listener);
+  }
+
+  off<E extends EventName>(event: E, listener: Listener<E>): void {
+    this.#listeners.get(event)?.delete(listener as Listener<never>);
+  }
+
+  emit<E extends EventName>(event: E, payload: PunctualEvents[E]): void {
+    const set = this.#listeners.get(event);
+    if (!set) return;
+    for (const l of set) {
+      try {
+        (l as Listener<E>)(payload);
+      } catch (error) {
+        if (event !== 'error') this.emit('error', { error, where: `listener for ${event}` });
+      }
+    }
+  }
+
+  /** Emits the event that names a store transition. */
+  emitTransition(t: Transition): void {
+    const run = t.run;
+    switch (t.to) {
+      case 'scheduled':
+        if (t.from === null) this.emit('run:scheduled', { run });
+        else if (run.reason === 'leaseExpired') this.emit('lease:reclaimed', { run });
+        else if (run.reason === 'checkAgain') this.emit('run:checkAgain', { run });
+        else if (run.reason === 'released') this.emit('run:released', { run });
+        else this.emit('run:retrying', { run });
+        return;
+      case 'running':
+        this.emit('run:started', { run });
+        return;
+      case 'dead':
+        if (t.from === 'running' && run.error?.code === 'LEASE_EXPIRED') this.emit('lease:reclaimed', { run });
+        this.emit('run:dead', { run });
+        return;
+      default:
+        this.emit(`run:${t.to}`, { run });
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// Scheduler options: the documented defaults in one object and the resolution of user options into a frozen
+// whole. Validation is at this boundary only.
+
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { Retention } from './engine/housekeeper.js';
+import { PunctualError } from './errors.js';
+import type { Store } from './store/store.js';
+import type { TargetDriver } from './targets/target.js';
+
+export interface SchedulerOptions {
+  /** Where schedules and runs live. Default: SQLite at ./data/punctual.db. */
+  store?: Store;
+  /** Tenant of the scheduler's own schedule methods (the service uses `tenant(id)` for others). */
+  tenantId?: string;
+  clock?: Clock;
+  /** Unique per process; defaults to host:pid:random. */
+  workerId?: string;
+  /** Runs delivered at once by this process. Default 10. */
+  concurrency?: number;
+  /** Lease per claimed run, renewed every third of it while delivering. Default 30 s. */
+  leaseMs?: number;
+  /** How far ahead of their time runs are written. Default 10 s. */
+  lookaheadMs?: number;
+  /** An occurrence later than this when materialised counts as missed (misfire policy). Default 5 s. */
+  misfireThresholdMs?: number;
+  /** A run not started within this after it was due is reported (schedule:notFired). Default 60 s. */
+  notFiredGraceMs?: number;
+  /** How often leases are checked for lapses. Default 5 s. */
+  reapIntervalMs?: number;
+  /** Backstop sleep when nothing is due (wakes are event-driven; this only bounds a missed wake). Default 30 s. */
+  maxSleepMs?: number;
+  /** Graceful stop: how long in-flight runs may take to finish. Default 10 s. */
+  shutdownGraceMs?: number;
+  retention?: Partial<Retention>;
+  /** Largest stored result (JSON bytes). Default 64 KiB. */
+  maxResultBytes?: number;
+  /** Extra target drivers (webhook, brokers, script), by kind. The handler driver is built in. */
+  targets?: TargetDriver[];
+  /** Run only the worker side, or only the materializer (both by default). */
+  roles?: { materializer?: boolean; worker?: boolean };
+  /** Random source for backoff jitter. Default Math.random. */
+  random?: () => number;
+}
+
+export interface ResolvedOptions {
+  tenantId: string;
+  clock: Clock;
+  workerId: string;
+  concurrency: number;
+  leaseMs: number;
+  lookaheadMs: number;
+  misfireThresholdMs: number;
+  notFiredGraceMs: number;
+  reapIntervalMs: number;
+  maxSleepMs: number;
+  shutdownGraceMs: number;
+  retention: Retention;
+  maxResultBytes: number;
+  roles: { materializer: boolean; worker: boolean };
+  random: () => number;
+}
+
+const DAY = 86_400_000;
+
+function positive(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isFinite(v) || v <= 0) {
+    throw new PunctualError('SCHEDULE_INVALID', `option ${name} must be a positive number`, { field: name });
+  }
+  return v;
+}
+
+export function resolveOptions(o: SchedulerOptions, defaultWorkerId: string): ResolvedOptions {
+  const leaseMs = positive('leaseMs', o.leaseMs, 30_000);
+  return Object.freeze({
+    tenantId: o.tenantId ?? 'default',
+    clock: o.clock ?? systemClock,
+    workerId: o.workerId ?? defaultWorkerId,
+    concurrency: Math.floor(positive('concurrency', o.concurrency, 10)),
+    leaseMs,
+    lookaheadMs: positive('lookaheadMs', o.lookaheadMs, 10_000),
+    misfireThresholdMs: positive('misfireThresholdMs', o.misfireThresholdMs, 5_000),
+    notFiredGraceMs: positive('notFiredGraceMs', o.notFiredGraceMs, 60_000),
+    reapIntervalMs: positive('reapIntervalMs', o.reapIntervalMs, 5_000),
+    maxSleepMs: positive('maxSleepMs', o.maxSleepMs, 30_000),
+    shutdownGraceMs: positive('shutdownGraceMs', o.shutdownGraceMs, 10_000),
+    retention: Object.freeze({
+      maxAgeMs: positive('retention.maxAgeMs', o.retention?.maxAgeMs, 30 * DAY),
+      failedMaxAgeMs: positive('retention.failedMaxAgeMs', o.retention?.failedMaxAgeMs, 90 * DAY),
+      keepPerSchedule: positive('retention.keepPerSchedule', o.retention?.keepPerSchedule, 1000),
+    }),
+    maxResultBytes: positive('maxResultBytes', o.maxResultBytes, 64 * 1024),
+    roles: { materializer: o.roles?.materializer ?? true, worker: o.roles?.worker ?? true },
+    random: o.random ?? Math.random,
+  });
+}

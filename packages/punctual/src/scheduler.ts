@@ -1,0 +1,192 @@
+// The composition root: builds the store (SQLite by default), the target drivers, and the engine
+// (materializer, worker, reaper, housekeeper) and runs them. It is the only module that knows concrete
+// stores and targets. The scheduler's own schedule methods act for its default tenant; `tenant(id)` gives
+// the same methods for another.
+
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock } from './clock.js';
+import type { TargetKind } from './domain/target.js';
+import { Housekeeper } from './engine/housekeeper.js';
+import { Materializer } from './engine/materializer.js';
+import { Reaper } from './engine/reaper.js';
+import { SpecCache } from './engine/spec-cache.js';
+import { Worker } from './engine/worker.js';
+import { EventBus, type EventName, type Listener } from './events.js';
+import { resolveOptions, type ResolvedOptions, type SchedulerOptions } from './options.js';
+import { sqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
+import { HandlerTarget, type Handler, type PayloadSchema } from './targets/handler-target.js';
+import type { TargetDriver } from './targets/target.js';
+import { TenantApi } from './tenant-api.js';
+
+export const DEFAULT_DATABASE_PATH = './data/punctual.db';
+
+export class Scheduler extends TenantApi {
+  readonly store: Store;
+  readonly options: ResolvedOptions;
+  readonly #bus: EventBus;
+  readonly #handlers = new HandlerTarget();
+  readonly #targets: Map<TargetKind, TargetDriver>;
+  readonly #materializer: Materializer;
+  readonly #worker: Worker;
+  readonly #reaper: Reaper;
+  readonly #housekeeper: Housekeeper;
+  readonly #tenants = new Map<string, TenantApi>();
+  #started = false;
+  #migrated = false;
+  #unwake: (() => void) | undefined;
+
+  constructor(opts: SchedulerOptions = {}) {
+    const options = resolveOptions(opts, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
+    const store = opts.store ?? defaultStore();
+    const bus = new EventBus();
+    const targets = new Map<TargetKind, TargetDriver>();
+    let self: Scheduler | undefined;
+    super(options.tenantId, store, options.clock, bus, targets, {
+      scheduleChanged: (at) => self?.scheduleChanged(at),
+      runsInserted: (at) => self?.wakeWorker(at),
+    });
+    self = this;
+    this.store = store;
+    this.options = options;
+    this.#bus = bus;
+    this.#targets = targets;
+    targets.set('handler', this.#handlers);
+    for (const t of opts.targets ?? []) targets.set(t.kind, t);
+    const clock: Clock = options.clock;
+    const specs = new SpecCache();
+    this.#worker = new Worker(store, clock, bus, targets, {
+      workerId: options.workerId,
+      concurrency: options.concurrency,
+      leaseMs: options.leaseMs,
+      claimBatch: 100,
+      settleBatch: 500,
+      maxSleepMs: options.maxSleepMs,
+      maxResultBytes: options.maxResultBytes,
+      random: options.random,
+    });
+    this.#materializer = new Materializer(
+      store,
+      clock,
+      bus,
+      specs,
+      {
+        lookaheadMs: options.lookaheadMs,
+        misfireThresholdMs: options.misfireThresholdMs,
+        batchSize: 200,
+        maxRunsPerStep: 100,
+        claimLeaseMs: 30_000,
+        maxSleepMs: options.maxSleepMs,
+      },
+      (dueAt) => this.#worker.wake(dueAt),
+    );
+    this.#reaper = new Reaper(store, clock, bus, options.reapIntervalMs, () => this.#worker.wake());
+    this.#housekeeper = new Housekeeper(store, clock, bus, {
+      notFiredGraceMs: options.notFiredGraceMs,
+      intervalMs: Math.min(options.notFiredGraceMs, 30_000),
+      retention: options.retention,
+    });
+  }
+
+  /** Registers a named handler for `{ handler: name }` targets, with an optional payload check at save time. */
+  handle<P = unknown>(name: string, fn: Handler<P>, opts: { payloadSchema?: PayloadSchema } = {}): this {
+    this.#handlers.register(name, fn as Handler, opts.payloadSchema);
+    return this;
+  }
+
+  on<E extends EventName>(event: E, listener: Listener<E>): () => void {
+    return this.#bus.on(event, listener);
+  }
+
+  off<E extends EventName>(event: E, listener: Listener<E>): void {
+    this.#bus.off(event, listener);
+  }
+
+  /** The same schedule and run methods, for another tenant. */
+  tenant(tenantId: string): TenantApi {
+    if (tenantId === this.tenantId) return this;
+    let api = this.#tenants.get(tenantId);
+    if (!api) {
+      api = new TenantApi(tenantId, this.store, this.options.clock, this.#bus, this.#targets, {
+        scheduleChanged: (at) => this.scheduleChanged(at),
+        runsInserted: (at) => this.wakeWorker(at),
+      });
+      this.#tenants.set(tenantId, api);
+    }
+    return api;
+  }
+
+  /** Applies migrations (once); `start` calls it. */
+  async migrate(): Promise<void> {
+    if (this.#migrated) return;
+    await this.store.migrate();
+    this.#migrated = true;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) return;
+    await this.migrate();
+    this.#started = true;
+    const roles = this.options.roles;
+    if (roles.materializer) this.#materializer.loop.start();
+    if (roles.worker) {
+      this.#worker.start();
+      this.#reaper.loop.start();
+    }
+    this.#housekeeper.loop.start();
+    if (this.store.capabilities.wakeups && this.store.onWake) {
+      this.#unwake = this.store.onWake((dueAt) => {
+        this.#worker.wake(dueAt);
+        this.#materializer.loop.nudge();
+      });
+    }
+  }
+
+  /**
+   * Graceful stop: stops claiming, lets in-flight runs finish for up to `graceMs` (default shutdownGraceMs),
+   * hands back what did not finish, then stops the background loops. Does not close the store.
+   */
+  async stop(opts: { graceMs?: number } = {}): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    this.#unwake?.();
+    await this.#materializer.loop.stop();
+    await this.#worker.stop(opts.graceMs ?? this.options.shutdownGraceMs);
+    await this.#reaper.loop.stop();
+    await this.#housekeeper.loop.stop();
+  }
+
+  /** Stops and closes the store. */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.store.close();
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** @internal Wakes the worker for a run due at `at`. */
+  wakeWorker(at: number): void {
+    this.#worker.wake(at);
+  }
+
+  /** @internal Schedules changed: materialise what falls due before `at`. */
+  scheduleChanged(at: number | null): void {
+    if (!this.#started || at === null) return;
+    this.#materializer.loop.nudge(at - this.options.lookaheadMs);
+  }
+}
+
+function defaultStore(): Store {
+  mkdirSync(dirname(DEFAULT_DATABASE_PATH), { recursive: true });
+  return sqliteStore({ path: DEFAULT_DATABASE_PATH });
+}
+
+/** Creates a scheduler. See SchedulerOptions for the settings and their defaults. */
+export function createScheduler(opts: SchedulerOptions = {}): Scheduler {
+  return new Scheduler(opts);
+}

@@ -1,0 +1,27 @@
+// The target contract: how a claimed run is delivered. A target driver turns one attempt into an Outcome;
+// it never throws for a delivery failure (the worker still guards against it) and honours the AbortSignal.
+// The engine knows drivers only through this interface.
+
+import type { Json } from '../domain/json.js';
+import type { Outcome } from '../domain/outcome.js';
+import type { Run } from '../domain/run.js';
+import type { Schedule } from '../domain/schedule.js';
+import type { Target, TargetKind } from '../domain/target.js';
+
+export interface Delivery {
+  run: Run;
+  schedule: Schedule;
+  /** The run's payload override, or the schedule's payload. */
+  payload: Json | null;
+  /** Fires on timeout, lease loss, cancellation or shutdown. */
+  signal: AbortSignal;
+  /** The instant the attempt started (engine clock). */
+  startedAt: number;
+}
+
+export interface TargetDriver {
+  readonly kind: TargetKind;
+  /** Checks a target (and the payload it will receive) when a schedule is saved. Throws PunctualError. */
+  validate?(target: Target, payload: Json | null): void;
+  deliver(delivery: Delivery): Promise<Outcome>;
+}

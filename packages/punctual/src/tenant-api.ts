@@ -1,0 +1,243 @@
+// What a tenant can do with its schedules and runs: put (upsert), read, list, delete, pause, resume, trigger,
+// backfill, and read or cancel runs. Every call is scoped to one tenant; another tenant's objects are
+// indistinguishable from missing ones. Validation happens here, before anything is written.
+
+import type { Clock } from './clock.js';
+import type { Json } from './domain/json.js';
+import type { Attempt, Run, RunState } from './domain/run.js';
+import { normalizeSchedule, parseInstant, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
+import type { CompiledSpec } from './domain/spec/compiled-spec.js';
+import { compileSpec } from './domain/spec/compile-spec.js';
+import { targetKind, type TargetKind } from './domain/target.js';
+import { PunctualError } from './errors.js';
+import type { EventBus } from './events.js';
+import type { Page, RunInsert, Store } from './store/store.js';
+import type { TargetDriver } from './targets/target.js';
+
+export interface EngineHooks {
+  /** Schedules changed: materialise anything due before `at`. */
+  scheduleChanged(at: number | null): void;
+  /** Runs were inserted due at `dueAt`. */
+  runsInserted(dueAt: number): void;
+}
+
+export interface PutResult {
+  schedule: Schedule;
+  created: boolean;
+  changed: boolean;
+}
+
+const EARLIEST = -8.64e15;
+
+/** First occurrence to materialise for a schedule saved at `now`. A one-off in the past is still due once. */
+function firstOccurrence(spec: CompiledSpec, now: number): number | null {
+  return spec.kind === 'at' ? spec.nextAfter(EARLIEST) : spec.nextAfter(now - 1);
+}
+
+export class TenantApi {
+  constructor(
+    readonly tenantId: string,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
+    private readonly hooks: EngineHooks,
+  ) {}
+
+  /**
+   * Creates or updates the schedule with this key. An update bumps `version`, cancels the old version's
+   * pending runs and materialises the new spec; an identical put changes nothing.
+   */
+  async put(input: ScheduleInput, opts: { expectedVersion?: number } = {}): Promise<PutResult> {
+    const now = this.clock.now();
+    const existing = await this.store.getSchedule(this.tenantId, input?.key);
+    const createdAt = existing?.createdAt ?? now;
+    const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt });
+    const driver = this.targets.get(targetKind(draft.target));
+    if (!driver) {
+      throw new PunctualError('SCHEDULE_INVALID', `target kind ${targetKind(draft.target)} is not enabled`, { field: 'target' });
+    }
+    driver.validate?.(draft.target, draft.payload);
+    const spec = compileSpec(draft.spec, {
+      tz: draft.tz,
+      now,
+      anchor: draft.startAt ?? createdAt,
+      startAt: draft.startAt,
+      endAt: draft.endAt,
+    });
+    const res = await this.store.putSchedule({
+      draft,
+      nextFireAt: firstOccurrence(spec, now),
+      expectedVersion: opts.expectedVersion,
+      now,
+    });
+    for (const t of res.transitions) this.bus.emitTransition(t);
+    if (res.changed) {
+      this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
+      this.hooks.scheduleChanged(res.schedule.nextFireAt);
+    }
+    return { schedule: res.schedule, created: res.created, changed: res.changed };
+  }
+
+  get(key: string): Promise<Schedule | undefined> {
+    return this.store.getSchedule(this.tenantId, key);
+  }
+
+  async require(key: string): Promise<Schedule> {
+    const s = await this.get(key);
+    if (!s) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
+    return s;
+  }
+
+  list(q: { state?: ScheduleState; targetKind?: string; keyPrefix?: string; cursor?: string; limit?: number } = {}): Promise<Page<Schedule>> {
+    return this.store.listSchedules({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
+  }
+
+  /** Deletes the schedule; its pending runs are cancelled and its history kept. */
+  async delete(key: string): Promise<boolean> {
+    const res = await this.store.deleteSchedule(this.tenantId, key, this.clock.now());
+    for (const t of res.transitions) this.bus.emitTransition(t);
+    if (res.deleted) this.bus.emit('schedule:deleted', { tenantId: this.tenantId, key });
+    return res.deleted;
+  }
+
+  async pause(key: string, opts: { cancelPending?: boolean; note?: string } = {}): Promise<Schedule> {
+    const res = await this.store.pauseSchedule(this.tenantId, key, {
+      cancelPending: opts.cancelPending ?? false,
+      note: opts.note ?? null,
+      now: this.clock.now(),
+    });
+    if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
+    for (const t of res.transitions) this.bus.emitTransition(t);
+    this.bus.emit('schedule:paused', { schedule: res.schedule });
+    return res.schedule;
+  }
+
+  /**
+   * Resumes a paused schedule from now on. Occurrences that fell in the pause are recorded as skipped
+   * (reason paused; at most maxCatchup of them, the rest as one record), never run late.
+   */
+  async resume(key: string): Promise<Schedule> {
+    const s = await this.require(key);
+    if (s.state !== 'paused') return s;
+    const now = this.clock.now();
+    const spec = compileSpec(s.spec, { tz: s.tz, now, anchor: s.startAt ?? s.createdAt, startAt: s.startAt, endAt: s.endAt });
+    const skipped: RunInsert[] = [];
+    let t = s.nextFireAt;
+    while (t !== null && t < now && skipped.length < s.policies.maxCatchup) {
+      skipped.push(this.#insert(s, 'scheduled', t, { state: 'skipped', reason: 'paused', unique: false }));
+      t = spec.nextAfter(t);
+    }
+    if (t !== null && t < now) {
+      skipped.push(
+        this.#insert(s, 'scheduled', t, { state: 'skipped', reason: 'paused', unique: false, details: { from: t, until: now } }),
+      );
+    }
+    const res = await this.store.resumeSchedule(this.tenantId, key, { nextFireAt: spec.nextAfter(now - 1), skipped, now });
+    if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
+    for (const tr of res.transitions) this.bus.emitTransition(tr);
+    this.bus.emit('schedule:resumed', { schedule: res.schedule });
+    this.hooks.scheduleChanged(res.schedule.nextFireAt);
+    return res.schedule;
+  }
+
+  /** Runs the schedule now, outside its spec (kind manual); `payload` overrides the schedule's for this run. */
+  async trigger(key: string, opts: { payload?: Json } = {}): Promise<Run> {
+    const s = await this.require(key);
+    const now = this.clock.now();
+    const [t] = await this.store.insertRuns(
+      [this.#insert(s, 'manual', now, { unique: false, payload: opts.payload === undefined ? null : opts.payload })],
+      now,
+    );
+    if (!t) throw new Error('trigger inserted no run');
+    this.bus.emitTransition(t);
+    this.hooks.runsInserted(t.run.dueAt);
+    return t.run;
+  }
+
+  /**
+   * One run per occurrence of the spec in [from, to) that has no run yet (kind backfill). `to` may not be in
+   * the future; at most the schedule's maxCatchup runs.
+   */
+  async backfill(key: string, range: { from: string | number | Date; to: string | number | Date }): Promise<Run[]> {
+    const s = await this.require(key);
+    const now = this.clock.now();
+    const from = parseInstant(range.from, 'from');
+    const to = parseInstant(range.to, 'to');
+    if (from === null || to === null || to <= from) {
+      throw new PunctualError('SCHEDULE_INVALID', 'backfill needs from < to', { field: 'to' });
+    }
+    if (to > now) throw new PunctualError('SCHEDULE_INVALID', 'backfill cannot reach into the future', { field: 'to' });
+    const spec = compileSpec(s.spec, { tz: s.tz, now, anchor: s.startAt ?? s.createdAt, startAt: s.startAt, endAt: s.endAt });
+    const runs: RunInsert[] = [];
+    for (let t = spec.nextAfter(from - 1); t !== null && t < to; t = spec.nextAfter(t)) {
+      if (runs.length >= s.policies.maxCatchup) {
+        throw new PunctualError('SCHEDULE_INVALID', `backfill range holds more than maxCatchup (${s.policies.maxCatchup}) occurrences`, {
+          field: 'to',
+        });
+      }
+      runs.push(this.#insert(s, 'backfill', t, { unique: true, dueAt: now }));
+    }
+    const inserted = await this.store.insertRuns(runs, now);
+    for (const t of inserted) this.bus.emitTransition(t);
+    if (inserted.length > 0) this.hooks.runsInserted(now);
+    return inserted.map((t) => t.run);
+  }
+
+  async getRun(id: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
+    return this.store.getRun(this.tenantId, id);
+  }
+
+  listRuns(q: { scheduleKey?: string; state?: RunState; from?: number; to?: number; cursor?: string; limit?: number } = {}): Promise<Page<Run>> {
+    return this.store.listRuns({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
+  }
+
+  async cancelRun(id: string): Promise<Run> {
+    const t = await this.store.cancelRun(this.tenantId, id, this.clock.now());
+    if (!t) {
+      const existing = await this.store.getRun(this.tenantId, id);
+      if (!existing) throw new PunctualError('RUN_NOT_FOUND', `no run "${id}"`, { id });
+      throw new PunctualError('RUN_NOT_CANCELLABLE', `run "${id}" is already ${existing.run.state}`, {
+        id,
+        state: existing.run.state,
+      });
+    }
+    this.bus.emitTransition(t);
+    return t.run;
+  }
+
+  #insert(
+    s: Schedule,
+    kind: RunInsert['kind'],
+    scheduledFor: number,
+    o: Partial<Pick<RunInsert, 'state' | 'reason' | 'unique' | 'payload' | 'dueAt' | 'details'>>,
+  ): RunInsert {
+    const p = s.policies;
+    return {
+      tenantId: s.tenantId,
+      scheduleId: s.id,
+      scheduleKey: s.key,
+      scheduleVersion: s.version,
+      kind,
+      unique: o.unique ?? true,
+      scheduledFor,
+      dueAt: o.dueAt ?? scheduledFor,
+      expiresAt: p.deadlineMs === null || kind !== 'scheduled' ? null : scheduledFor + p.deadlineMs,
+      priority: p.priority,
+      maxAttempts: p.retry.maxAttempts,
+      overlap: p.overlap,
+      payload: o.payload ?? null,
+      state: o.state ?? 'scheduled',
+      reason: o.reason ?? null,
+      details: o.details ?? null,
+    };
+  }
+}
+
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined) return 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new PunctualError('SCHEDULE_INVALID', 'limit must be an integer between 1 and 1000', { field: 'limit' });
+  }
+  return limit;
+}
