@@ -20,15 +20,14 @@ import { sqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import { HandlerTarget, type Handler, type PayloadSchema } from './targets/handler-target.js';
 import type { TargetDriver } from './targets/target.js';
-import { TenantApi } from './tenant-api.js';
+import { TenantApi, type EngineHooks } from './tenant-api.js';
 
 export const DEFAULT_DATABASE_PATH = './data/punctual.db';
 
 export class Scheduler extends TenantApi {
-  readonly store: Store;
   readonly options: ResolvedOptions;
   readonly #bus: EventBus;
-  readonly #handlers = new HandlerTarget();
+  readonly #handlers = new HandlerTarget((tenantId) => this.tenant(tenantId));
   readonly #targets: Map<TargetKind, TargetDriver>;
   readonly #materializer: Materializer;
   readonly #worker: Worker;
@@ -44,13 +43,11 @@ export class Scheduler extends TenantApi {
     const store = opts.store ?? defaultStore();
     const bus = new EventBus();
     const targets = new Map<TargetKind, TargetDriver>();
-    let self: Scheduler | undefined;
-    super(options.tenantId, store, options.clock, bus, targets, {
-      scheduleChanged: (at) => self?.scheduleChanged(at),
-      runsInserted: (at) => self?.wakeWorker(at),
-    });
-    self = this;
-    this.store = store;
+    // The engine exists only after super(): the hooks are bound to it just below.
+    const hooks: EngineHooks = { scheduleChanged: () => {}, runsInserted: () => {} };
+    super(options.tenantId, store, options.clock, bus, targets, hooks);
+    hooks.scheduleChanged = (at) => this.scheduleChanged(at);
+    hooks.runsInserted = (at) => this.wakeWorker(at);
     this.options = options;
     this.#bus = bus;
     this.#targets = targets;
@@ -163,6 +160,11 @@ export class Scheduler extends TenantApi {
   async close(): Promise<void> {
     await this.stop();
     await this.store.close();
+  }
+
+  /** Runs this process is delivering right now. */
+  get inFlight(): number {
+    return this.#worker.inFlight;
   }
 
   get started(): boolean {

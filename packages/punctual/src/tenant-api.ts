@@ -37,7 +37,7 @@ function firstOccurrence(spec: CompiledSpec, now: number): number | null {
 export class TenantApi {
   constructor(
     readonly tenantId: string,
-    private readonly store: Store,
+    readonly store: Store,
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,

@@ -7,6 +7,7 @@ import type { Target } from '../domain/target.js';
 import { PunctualError, describeThrown } from '../errors.js';
 import { isOutcome } from './outcomes.js';
 import type { Delivery, TargetDriver } from './target.js';
+import type { TenantApi } from '../tenant-api.js';
 
 export interface HandlerContext<P = Json | null> {
   run: {
@@ -22,6 +23,8 @@ export interface HandlerContext<P = Json | null> {
   payload: P;
   /** Aborted on timeout, lease loss, cancellation or shutdown: stop work when it fires. */
   signal: AbortSignal;
+  /** The run's tenant's schedules: put follow-up schedules from a handler. */
+  schedules: TenantApi;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,6 +41,8 @@ interface Entry {
 export class HandlerTarget implements TargetDriver {
   readonly kind = 'handler' as const;
   readonly #handlers = new Map<string, Entry>();
+
+  constructor(private readonly tenantApi: (tenantId: string) => TenantApi) {}
 
   register(name: string, fn: Handler, schema?: PayloadSchema): void {
     this.#handlers.set(name, { fn, schema });
@@ -86,6 +91,7 @@ export class HandlerTarget implements TargetDriver {
       },
       payload: d.payload,
       signal: d.signal,
+      schedules: this.tenantApi(r.tenantId),
     };
     try {
       const value = await entry.fn(ctx);
