@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   RUN_NOT_FOUND: 'no run with that id for this tenant',
   VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
   RUN_NOT_CANCELLABLE: 'the run already reached a final state',
+  CURSOR_INVALID: 'the page cursor was not returned by this listing (or was altered)',
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',

@@ -11,7 +11,7 @@ import { compileSpec } from './domain/spec/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
-import type { Page, RunInsert, Store } from './store/store.js';
+import type { Page, PutScheduleRequest, PutScheduleResult, RunInsert, Store } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 
 export interface EngineHooks {
@@ -51,6 +51,31 @@ export class TenantApi {
   async put(input: ScheduleInput, opts: { expectedVersion?: number } = {}): Promise<PutResult> {
     const now = this.clock.now();
     const existing = await this.store.getSchedule(this.tenantId, input?.key);
+    const res = await this.store.putSchedule(this.#prepare(input, existing, now, opts.expectedVersion));
+    return this.#announce(res);
+  }
+
+  /**
+   * Creates or updates many schedules in one transaction: all are saved, or none (the first invalid input
+   * throws before anything is written, with `details.index`).
+   */
+  async putMany(inputs: ScheduleInput[]): Promise<PutResult[]> {
+    const now = this.clock.now();
+    const reqs: PutScheduleRequest[] = [];
+    for (const [index, input] of inputs.entries()) {
+      try {
+        const existing = await this.store.getSchedule(this.tenantId, input?.key);
+        reqs.push(this.#prepare(input, existing, now, undefined));
+      } catch (e) {
+        if (e instanceof PunctualError) throw new PunctualError(e.code, `schedule ${index}: ${e.message}`, { ...e.details, index });
+        throw e;
+      }
+    }
+    const results = await this.store.putSchedules(reqs);
+    return results.map((r) => this.#announce(r));
+  }
+
+  #prepare(input: ScheduleInput, existing: Schedule | undefined, now: number, expectedVersion: number | undefined): PutScheduleRequest {
     const createdAt = existing?.createdAt ?? now;
     const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt });
     const driver = this.targets.get(targetKind(draft.target));
@@ -65,12 +90,10 @@ export class TenantApi {
       startAt: draft.startAt,
       endAt: draft.endAt,
     });
-    const res = await this.store.putSchedule({
-      draft,
-      nextFireAt: firstOccurrence(spec, now),
-      expectedVersion: opts.expectedVersion,
-      now,
-    });
+    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, now };
+  }
+
+  #announce(res: PutScheduleResult): PutResult {
     for (const t of res.transitions) this.bus.emitTransition(t);
     if (res.changed) {
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });

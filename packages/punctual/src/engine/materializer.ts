@@ -68,7 +68,7 @@ export class Materializer {
       scheduleKey: s.key,
       scheduleVersion: s.version,
       kind: 'scheduled',
-      unique: true,
+      unique: r.state === 'scheduled',
       scheduledFor: r.scheduledFor,
       dueAt: r.dueAt,
       expiresAt: r.expiresAt,

@@ -21,14 +21,18 @@ export interface Transition {
   to: RunState;
 }
 
-/** A run to insert. Unique by (scheduleId, scheduledFor) when `occurrenceKey` is true: a duplicate is a no-op. */
+/**
+ * A run to insert. Unique by (scheduleId, scheduledFor) when `unique` is true: a duplicate is a no-op.
+ * Records of occurrences that did not run (skipped) are not unique, so a backfill can still run the instant.
+ * Every run that is not manual has occurrenceId `<scheduleId>:<scheduledFor>`.
+ */
 export interface RunInsert {
   tenantId: string;
   scheduleId: string;
   scheduleKey: string;
   scheduleVersion: number;
   kind: RunKind;
-  /** Only spec occurrences (kind scheduled/backfill) are unique; manual runs are not. */
+  /** Spec occurrences that will run are unique; manual runs and skipped records are not. */
   unique: boolean;
   scheduledFor: number;
   dueAt: number;
@@ -163,6 +167,8 @@ export interface Store {
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
   /** Upsert by (tenant, key). On change: version+1, pending runs of older versions cancelled (`updated`). */
   putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult>;
+  /** Several puts in one transaction: all of them are written, or none (bulk create). */
+  putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]>;
   getSchedule(tenantId: string, key: string): Promise<Schedule | undefined>;
   listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
   /** Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept. */

@@ -75,6 +75,44 @@ describe('pause, resume, trigger, backfill, delete', () => {
     expect(fired.sort()).toEqual(['2026-01-07T12:00:00.000Z', '2026-01-08T12:00:00.000Z', '2026-01-09T12:00:00.000Z']);
   });
 
+  it('backfill runs occurrences that were recorded as skipped, with the same occurrence id', async () => {
+    h = await harness({ start: '2026-01-05T00:00:30Z' });
+    const fired: string[] = [];
+    h.s.handle('t', (ctx) => {
+      fired.push(ctx.run.occurrenceId);
+    });
+    await h.s.put({ key: 'm', spec: '* * * * *', target: { handler: 't' }, policies: { misfire: 'skip' } });
+    await h.s.stop();
+    await h.clock.advance(5 * 60_000);
+    await h.s.start();
+    await h.quiesce();
+    const skipped = h.of('run:skipped').map((e) => e.run);
+    expect(skipped).toHaveLength(5);
+    const runs = await h.s.backfill('m', { from: skipped[0]!.scheduledFor, to: skipped[4]!.scheduledFor + 1 });
+    expect(runs).toHaveLength(5);
+    await h.quiesce();
+    expect(fired.sort()).toEqual(skipped.map((r) => r.occurrenceId).sort());
+  });
+
+  it('putMany saves all schedules in one step, or none when one is invalid', async () => {
+    h = await harness();
+    h.s.handle('t', () => {});
+    const saved = await h.s.putMany([
+      { key: 'a', spec: '@hourly', target: { handler: 't' } },
+      { key: 'b', spec: '@daily', target: { handler: 't' } },
+    ]);
+    expect(saved.map((r) => r.created)).toEqual([true, true]);
+    const err = await h.s
+      .putMany([
+        { key: 'c', spec: '@hourly', target: { handler: 't' } },
+        { key: 'd', spec: '61 * * * *', target: { handler: 't' } },
+      ])
+      .catch((e) => e);
+    expect(err.code).toBe('SPEC_INVALID');
+    expect(err.details.index).toBe(1);
+    expect((await h.s.list()).items.map((s) => s.key)).toEqual(['a', 'b']);
+  });
+
   it('delete cancels pending runs and keeps history', async () => {
     h = await harness();
     h.s.handle('t', () => {});

@@ -1,0 +1,217 @@
+// The run claim of the SQLite store: in one BEGIN IMMEDIATE transaction, pick due runs by priority then due
+// time, apply deadlines and overlap policies (domain/claim-decision.ts decides, this file applies), and lease
+// the winners. It must stay an index search with millions of future runs, and must never read a clock.
+//
+// Why per priority level: ORDER BY priority DESC, due_at over `due_at <= now` cannot seek in the
+// (priority DESC, due_at) index, so one query would walk every pending run. Instead we list the distinct
+// priorities (one index probe each) and search each level's due range in order.
+
+import { randomUUID } from 'node:crypto';
+import { decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
+import type { Schedule } from '../../domain/schedule.js';
+import type { ClaimedRun, ClaimRequest, ClaimResult, Transition } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { toRun, toSchedule, type RunRow, type ScheduleRow } from './sqlite-rows.js';
+import { changed } from './sqlite-runs.js';
+
+/** Distinct priorities of scheduled runs, highest first: one probe of runs_claim per level. */
+export const PRIORITY_LEVELS = `
+  WITH RECURSIVE level(p) AS (
+    SELECT MAX(priority) FROM runs WHERE state = 'scheduled'
+    UNION ALL
+    SELECT (SELECT MAX(priority) FROM runs WHERE state = 'scheduled' AND priority < level.p)
+    FROM level WHERE level.p IS NOT NULL)
+  SELECT p FROM level WHERE p IS NOT NULL`;
+
+// Searches runs_claim (priority = ?, due_at range). Waiting runs (buffer*) of a schedule that has a running
+// run are left out so they never fill a page; keyset (due_at, id) continues a level across pages.
+export const CLAIM_CANDIDATES = `
+  SELECT * FROM runs AS r
+  WHERE r.state = 'scheduled' AND r.priority = @priority AND r.due_at <= @now
+    AND (r.due_at, r.id) > (@afterDue, @afterId)
+    AND NOT (r.overlap IN (SELECT value FROM json_each(@waiting))
+      AND EXISTS (SELECT 1 FROM runs AS x WHERE x.schedule_id = r.schedule_id AND x.state = 'running'))
+  ORDER BY r.due_at, r.id
+  LIMIT @limit`;
+
+const SCHEDULES_BY_ID = 'SELECT * FROM schedules WHERE id IN (SELECT value FROM json_each(?))';
+
+const RUNNING_SCHEDULES = `
+  SELECT DISTINCT schedule_id AS id FROM runs
+  WHERE state = 'running' AND schedule_id IN (SELECT value FROM json_each(?))`;
+
+const CLAIM = `
+  UPDATE runs SET state = 'running', attempt = attempt + 1, lease_owner = @owner, lease_token = @token,
+    lease_expires_at = @until, attempt_started_at = @now, started_at = COALESCE(started_at, @now)
+  WHERE id = @id AND state = 'scheduled'
+  RETURNING *`;
+
+// Ends a scheduled run without running it (expired by deadline, skipped by overlap, cancelled: deleted).
+const FINISH_SCHEDULED = `
+  UPDATE runs SET state = @state, reason = @reason, finished_at = @now
+  WHERE id = @id AND state = 'scheduled'
+  RETURNING *`;
+
+// cancelPrevious: the running runs lose their lease, so their workers' settlements are refused.
+const CANCEL_RUNNING = `
+  UPDATE runs SET state = 'cancelled', reason = 'overlap', finished_at = @now, lease_owner = NULL,
+    lease_token = NULL, lease_expires_at = NULL
+  WHERE schedule_id = @scheduleId AND state = 'running'
+  RETURNING *`;
+
+// bufferOne keeps one buffered run: the one just claimed; the schedule's other due runs are skipped.
+const SKIP_OTHER_DUE = `
+  UPDATE runs SET state = 'skipped', reason = 'overlap', finished_at = @now
+  WHERE schedule_id = @scheduleId AND state = 'scheduled' AND due_at <= @now AND id <> @id
+  RETURNING *`;
+
+const WAITING = JSON.stringify(WAITING_OVERLAPS);
+
+/** Candidates examined per claim, as a multiple of the limit (expired, skipped and waiting runs use some). */
+const EXAMINE_FACTOR = 4;
+
+export function claimRuns(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
+  if (req.limit <= 0) return { claimed: [], transitions: [] };
+  return sql.write(() => new Claim(sql, req).run());
+}
+
+class Claim {
+  private readonly claimed: ClaimedRun[] = [];
+  private readonly transitions: Transition[] = [];
+  /** Schedules of the runs seen, by id (null: the schedule was deleted). */
+  private readonly schedules = new Map<number, Schedule | null>();
+  /** Schedules that had a running run when they were first seen. */
+  private readonly running = new Set<number>();
+  private readonly claimedIn = new Set<number>();
+  /** Runs this batch already moved (a page may hold rows a bufferOne skip just ended). */
+  private readonly done = new Set<number>();
+  private budget: number;
+
+  constructor(
+    private readonly sql: SqliteDatabase,
+    private readonly req: ClaimRequest,
+  ) {
+    this.budget = req.limit * EXAMINE_FACTOR;
+  }
+
+  run(): ClaimResult {
+    const levels = this.sql.pluck(PRIORITY_LEVELS).all() as number[];
+    for (const priority of levels) {
+      if (this.full()) break;
+      this.claimLevel(priority);
+    }
+    return { claimed: this.claimed, transitions: this.transitions };
+  }
+
+  private full(): boolean {
+    return this.claimed.length >= this.req.limit || this.budget <= 0;
+  }
+
+  private claimLevel(priority: number): void {
+    let afterDue = Number.MIN_SAFE_INTEGER;
+    let afterId = 0;
+    while (!this.full()) {
+      const limit = Math.min(this.budget, this.req.limit * 2);
+      const page = this.sql.stmt(CLAIM_CANDIDATES).all({
+        priority,
+        now: this.req.now,
+        afterDue,
+        afterId,
+        waiting: WAITING,
+        limit,
+      }) as RunRow[];
+      this.load(page);
+      for (const row of page) {
+        if (this.full()) return;
+        this.budget--;
+        if (!this.done.has(row.id)) this.decide(row);
+      }
+      const last = page[page.length - 1];
+      if (last === undefined || page.length < limit) return;
+      afterDue = last.due_at;
+      afterId = last.id;
+    }
+  }
+
+  /** Loads, once per batch, the schedules of a page and whether each has a running run. */
+  private load(page: RunRow[]): void {
+    const ids = [...new Set(page.map((r) => r.schedule_id))].filter((id) => !this.schedules.has(id));
+    if (ids.length === 0) return;
+    const list = JSON.stringify(ids);
+    for (const id of ids) this.schedules.set(id, null);
+    for (const row of this.sql.stmt(SCHEDULES_BY_ID).all(list) as ScheduleRow[]) {
+      this.schedules.set(row.id, toSchedule(row));
+    }
+    for (const id of this.sql.pluck(RUNNING_SCHEDULES).all(list) as number[]) this.running.add(id);
+  }
+
+  private decide(row: RunRow): void {
+    const schedule = this.schedules.get(row.schedule_id) ?? null;
+    if (schedule === null) {
+      // Its schedule was deleted after this run went back to scheduled (a retry): it has nothing to run.
+      this.finish(row.id, 'cancelled', 'deleted');
+      return;
+    }
+    const decision = decideClaim(
+      { expiresAt: row.expires_at, overlap: row.overlap },
+      {
+        now: this.req.now,
+        running: this.running.has(row.schedule_id),
+        claimedInBatch: this.claimedIn.has(row.schedule_id),
+      },
+    );
+    switch (decision) {
+      case 'expire':
+        this.finish(row.id, 'expired', 'deadline');
+        return;
+      case 'skip':
+        this.finish(row.id, 'skipped', 'overlap');
+        return;
+      case 'wait':
+        return;
+      case 'cancelRunningThenClaim':
+        this.record(
+          this.sql.stmt(CANCEL_RUNNING).all({ scheduleId: row.schedule_id, now: this.req.now }),
+          'running',
+        );
+        this.lease(row, schedule);
+        return;
+      case 'claim':
+        this.lease(row, schedule);
+        return;
+    }
+  }
+
+  private lease(row: RunRow, schedule: Schedule): void {
+    const token = randomUUID();
+    const now = this.req.now;
+    const updated = this.sql
+      .stmt(CLAIM)
+      .get({ id: row.id, owner: this.req.workerId, token, until: now + this.req.leaseMs, now }) as
+      RunRow | undefined;
+    if (updated === undefined) return;
+    this.done.add(row.id);
+    this.claimedIn.add(row.schedule_id);
+    const run = toRun(updated);
+    this.claimed.push({ run, schedule, token });
+    this.transitions.push({ run, from: 'scheduled', to: 'running' });
+    if (row.overlap === 'bufferOne') {
+      this.record(
+        this.sql.stmt(SKIP_OTHER_DUE).all({ scheduleId: row.schedule_id, id: row.id, now }),
+        'scheduled',
+      );
+    }
+  }
+
+  private finish(id: number, state: 'expired' | 'skipped' | 'cancelled', reason: string): void {
+    const row = this.sql.stmt(FINISH_SCHEDULED).get({ id, state, reason, now: this.req.now });
+    this.record(row === undefined ? [] : [row], 'scheduled');
+  }
+
+  private record(rows: unknown[], from: 'scheduled' | 'running'): void {
+    for (const t of changed(rows as RunRow[], from)) {
+      this.done.add(Number(t.run.id));
+      this.transitions.push(t);
+    }
+  }
+}

@@ -1,0 +1,183 @@
+// Lease-holding writes of the SQLite store: extending leases, settling runs, reclaiming lapsed leases and
+// cancelling a run. The lease token is the fence: every write to a running run names its token, so a worker
+// that lost its lease (reclaimed, cancelled) can no longer change the run. It must never read a clock.
+
+import { PunctualError } from '../../errors.js';
+import type { Attempt, RunError, RunState } from '../../domain/run.js';
+import type { Settlement, Transition } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
+import { changed } from './sqlite-runs.js';
+
+const EXTEND = `
+  UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'running'`;
+
+const FENCE = `WHERE id = @id AND state = 'running' AND lease_token = @token RETURNING *`;
+const RELEASE_LEASE = 'lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL';
+
+const SUCCEED = `
+  UPDATE runs SET state = 'succeeded', result = @result, reason = NULL, error = NULL, finished_at = @now,
+    ${RELEASE_LEASE}
+  ${FENCE}`;
+
+// retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands the
+// attempt back (a graceful stop is not a failure).
+const RESCHEDULE = `
+  UPDATE runs SET state = 'scheduled', due_at = @dueAt, reason = @reason, error = @error,
+    not_fired_reported = 0, ${RELEASE_LEASE},
+    checks = checks + (@reason = 'checkAgain'),
+    attempt = CASE @reason WHEN 'checkAgain' THEN 0 WHEN 'released' THEN MAX(attempt - 1, 0) ELSE attempt END
+  ${FENCE}`;
+
+const KILL = `
+  UPDATE runs SET state = 'dead', error = @error, reason = NULL, finished_at = @now, ${RELEASE_LEASE}
+  ${FENCE}`;
+
+const CANCEL_HELD = `
+  UPDATE runs SET state = 'cancelled', reason = @reason, finished_at = @now, ${RELEASE_LEASE}
+  ${FENCE}`;
+
+const INSERT_ATTEMPT = `
+  INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, error, result)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+// Uses runs_lease. Strictly before now: a lease is held up to and including its expiry instant.
+const LAPSED = `
+  SELECT * FROM runs WHERE state = 'running' AND lease_expires_at < ? ORDER BY lease_expires_at, id LIMIT ?`;
+
+// Out of attempts → dead; otherwise due again at once. The token is cleared so the old worker is refused.
+const RECLAIM = `
+  UPDATE runs SET reason = 'leaseExpired', error = @error, ${RELEASE_LEASE},
+    state = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'scheduled' END,
+    due_at = CASE WHEN attempt >= max_attempts THEN due_at ELSE @now END,
+    finished_at = CASE WHEN attempt >= max_attempts THEN @now ELSE NULL END,
+    not_fired_reported = 0
+  WHERE id = @id AND state = 'running'
+  RETURNING *`;
+
+const CANCEL = `
+  UPDATE runs SET state = 'cancelled', reason = 'manual', finished_at = @now, ${RELEASE_LEASE}
+  WHERE id = @id AND tenant_id = @tenantId AND state IN ('scheduled', 'running')
+  RETURNING *`;
+
+const RUN_STATE = 'SELECT state FROM runs WHERE id = ? AND tenant_id = ?';
+
+const LEASE_EXPIRED: RunError = {
+  code: 'LEASE_EXPIRED',
+  message: "the worker's lease lapsed before it settled the run",
+};
+
+export function extendLeases(
+  sql: SqliteDatabase,
+  leases: { runId: string; token: string }[],
+  until: number,
+): string[] {
+  if (leases.length === 0) return [];
+  return sql.write(() => {
+    const extend = sql.stmt(EXTEND);
+    return leases
+      .filter((l) => {
+        const id = parseId(l.runId);
+        return id !== undefined && extend.run(until, id, l.token).changes > 0;
+      })
+      .map((l) => l.runId);
+  });
+}
+
+export function settleRuns(
+  sql: SqliteDatabase,
+  settlements: Settlement[],
+  now: number,
+): (Transition | null)[] {
+  if (settlements.length === 0) return [];
+  return sql.write(() => settlements.map((s) => settleOne(sql, s, now)));
+}
+
+function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition | null {
+  const id = parseId(s.runId);
+  if (id === undefined) return null;
+  const fence = { id, token: s.token, now };
+  const o = s.outcome;
+  let row: RunRow | undefined;
+  switch (o.state) {
+    case 'succeeded':
+      row = sql.stmt(SUCCEED).get({ ...fence, result: toJson(o.result) }) as RunRow | undefined;
+      break;
+    case 'scheduled':
+      row = sql
+        .stmt(RESCHEDULE)
+        .get({ ...fence, dueAt: o.dueAt, reason: o.reason, error: toJson(o.error) }) as RunRow | undefined;
+      break;
+    case 'dead':
+      row = sql.stmt(KILL).get({ ...fence, error: toJson(o.error) }) as RunRow | undefined;
+      break;
+    case 'cancelled':
+      row = sql.stmt(CANCEL_HELD).get({ ...fence, reason: o.reason }) as RunRow | undefined;
+      break;
+  }
+  if (row === undefined) return null;
+  insertAttempt(sql, row.tenant_id, id, s.attempt);
+  return { run: toRun(row), from: 'running', to: o.state };
+}
+
+function insertAttempt(sql: SqliteDatabase, tenantId: string, runId: number, a: Attempt): void {
+  sql
+    .stmt(INSERT_ATTEMPT)
+    .run(
+      tenantId,
+      runId,
+      a.attempt,
+      a.workerId,
+      a.startedAt,
+      a.finishedAt,
+      a.outcome,
+      toJson(a.error),
+      toJson(a.result),
+    );
+}
+
+export function reclaimExpiredLeases(sql: SqliteDatabase, now: number, limit: number): Transition[] {
+  if (limit <= 0) return [];
+  return sql.write(() => {
+    const lapsed = sql.stmt(LAPSED).all(now, limit) as RunRow[];
+    const rows: RunRow[] = [];
+    for (const r of lapsed) {
+      insertAttempt(sql, r.tenant_id, r.id, {
+        runId: String(r.id),
+        attempt: r.attempt,
+        workerId: r.lease_owner ?? '',
+        startedAt: r.attempt_started_at ?? now,
+        finishedAt: now,
+        outcome: 'leaseExpired',
+        error: LEASE_EXPIRED,
+        result: null,
+      });
+      const row = sql.stmt(RECLAIM).get({ id: r.id, now, error: toJson(LEASE_EXPIRED) }) as
+        RunRow | undefined;
+      if (row !== undefined) rows.push(row);
+    }
+    return changed(rows, 'running');
+  });
+}
+
+export function cancelRun(
+  sql: SqliteDatabase,
+  tenantId: string,
+  runId: string,
+  now: number,
+): Transition | undefined {
+  const id = parseId(runId);
+  if (id === undefined) return undefined;
+  return sql.write(() => {
+    const from = sql.pluck(RUN_STATE).get(id, tenantId) as RunState | undefined;
+    if (from === undefined) return undefined;
+    if (from !== 'scheduled' && from !== 'running') {
+      throw new PunctualError('RUN_NOT_CANCELLABLE', `run ${runId} is already ${from}`, {
+        runId,
+        state: from,
+      });
+    }
+    const row = sql.stmt(CANCEL).get({ id, tenantId, now }) as RunRow;
+    return { run: toRun(row), from, to: 'cancelled' };
+  });
+}

@@ -1,0 +1,146 @@
+// Run reads and housekeeping of the SQLite store: one run with its attempts, pages of runs, the earliest due
+// instant, "not fired" detection and history pruning. Searches stay on the indexes named beside each
+// statement. It must never read a clock: `now` comes from the caller.
+
+import type { Attempt, Run } from '../../domain/run.js';
+import type { Page, PruneRequest, RunQuery } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { PRIORITY_LEVELS } from './sqlite-claim.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  parseId,
+  toAttempt,
+  toRun,
+  type AttemptRow,
+  type RunRow,
+} from './sqlite-rows.js';
+
+const GET_RUN = 'SELECT * FROM runs WHERE id = ? AND tenant_id = ?';
+const ATTEMPTS = 'SELECT * FROM attempts WHERE run_id = ? ORDER BY started_at, id';
+
+// One probe of runs_claim per priority level (a plain MIN(due_at) would walk the whole index).
+const NEXT_DUE = `
+  WITH RECURSIVE level(p) AS (
+    SELECT MAX(priority) FROM runs WHERE state = 'scheduled'
+    UNION ALL
+    SELECT (SELECT MAX(priority) FROM runs WHERE state = 'scheduled' AND priority < level.p)
+    FROM level WHERE level.p IS NOT NULL)
+  SELECT MIN((SELECT MIN(due_at) FROM runs WHERE state = 'scheduled' AND priority = level.p)) AS v
+  FROM level WHERE p IS NOT NULL`;
+
+// runs_claim range per level; reported runs are filtered out (they stay few: they are overdue).
+const NOT_FIRED_IN_LEVEL = `
+  SELECT id, due_at FROM runs
+  WHERE state = 'scheduled' AND priority = ? AND due_at < ? AND not_fired_reported = 0
+  ORDER BY due_at, id LIMIT ?`;
+
+const MARK_REPORTED = `
+  UPDATE runs SET not_fired_reported = 1 WHERE id = ? AND state = 'scheduled' RETURNING *`;
+
+// runs_finished range. finished_at is set exactly when a run is final, so these are final runs.
+const OLD_FINAL = `
+  SELECT id FROM runs
+  WHERE finished_at IS NOT NULL AND finished_at < ? AND state IN (SELECT value FROM json_each(?))
+  ORDER BY finished_at LIMIT ?`;
+
+// Walks runs_schedule_finished: every final run beyond the newest `keep` of its schedule.
+const BEYOND_KEEP = `
+  SELECT id FROM (
+    SELECT id, row_number() OVER (PARTITION BY schedule_id ORDER BY finished_at DESC, id DESC) AS n
+    FROM runs WHERE finished_at IS NOT NULL)
+  WHERE n > ? LIMIT ?`;
+
+// Attempts go with their run (ON DELETE CASCADE).
+const DELETE_RUNS = 'DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))';
+
+const KEPT_LONG = JSON.stringify(['succeeded', 'skipped', 'cancelled']);
+const FAILED = JSON.stringify(['dead', 'expired']);
+
+export function getRun(
+  sql: SqliteDatabase,
+  tenantId: string,
+  runId: string,
+): { run: Run; attempts: Attempt[] } | undefined {
+  const id = parseId(runId);
+  if (id === undefined) return undefined;
+  return sql.read(() => {
+    const row = sql.stmt(GET_RUN).get(id, tenantId) as RunRow | undefined;
+    if (row === undefined) return undefined;
+    const attempts = sql.stmt(ATTEMPTS).all(id) as AttemptRow[];
+    return { run: toRun(row), attempts: attempts.map(toAttempt) };
+  });
+}
+
+export function listRuns(sql: SqliteDatabase, q: RunQuery): Page<Run> {
+  const limit = Math.max(1, q.limit);
+  const where = ['tenant_id = @tenantId'];
+  const params: Record<string, unknown> = { tenantId: q.tenantId, limit: limit + 1 };
+  if (q.scheduleKey !== undefined) {
+    where.push('schedule_key = @scheduleKey');
+    params.scheduleKey = q.scheduleKey;
+  }
+  if (q.state !== undefined) {
+    where.push('state = @state');
+    params.state = q.state;
+  }
+  if (q.from !== undefined) {
+    where.push('scheduled_for >= @from');
+    params.from = q.from;
+  }
+  if (q.to !== undefined) {
+    where.push('scheduled_for < @to');
+    params.to = q.to;
+  }
+  if (q.cursor !== undefined) {
+    const [scheduledFor, id] = decodeCursor<[number, number]>(q.cursor, ['number', 'number']);
+    where.push('(scheduled_for, id) < (@afterFor, @afterId)');
+    params.afterFor = scheduledFor;
+    params.afterId = id;
+  }
+  // runs_tenant_key_time or runs_tenant_time, read backwards.
+  const text = `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY scheduled_for DESC, id DESC LIMIT @limit`;
+  const rows = sql.read(() => sql.stmt(text).all(params)) as RunRow[];
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  const items = page.map(toRun);
+  return more && last !== undefined
+    ? { items, nextCursor: encodeCursor([last.scheduled_for, last.id]) }
+    : { items };
+}
+
+export function nextRunDueAt(sql: SqliteDatabase): number | null {
+  const row = sql.read(() => sql.stmt(NEXT_DUE).get()) as { v: number | null } | undefined;
+  return row?.v ?? null;
+}
+
+export function takeNotFired(sql: SqliteDatabase, now: number, graceMs: number, limit: number): Run[] {
+  if (limit <= 0) return [];
+  return sql.write(() => {
+    const found: { id: number; due_at: number }[] = [];
+    for (const priority of sql.pluck(PRIORITY_LEVELS).all() as number[]) {
+      found.push(...(sql.stmt(NOT_FIRED_IN_LEVEL).all(priority, now - graceMs, limit) as typeof found));
+    }
+    found.sort((a, b) => a.due_at - b.due_at || a.id - b.id);
+    const mark = sql.stmt(MARK_REPORTED);
+    return found.slice(0, limit).map((r) => toRun(mark.get(r.id) as RunRow));
+  });
+}
+
+export function pruneHistory(sql: SqliteDatabase, req: PruneRequest): number {
+  if (req.limit <= 0) return 0;
+  return sql.write(() => {
+    const ids = new Set<number>();
+    const take = (found: number[]): void => {
+      for (const id of found) if (ids.size < req.limit) ids.add(id);
+    };
+    take(sql.pluck(OLD_FINAL).all(req.now - req.retentionMs, KEPT_LONG, req.limit) as number[]);
+    take(sql.pluck(OLD_FINAL).all(req.now - req.failedRetentionMs, FAILED, req.limit) as number[]);
+    if (ids.size < req.limit && Number.isFinite(req.keepPerSchedule)) {
+      take(sql.pluck(BEYOND_KEEP).all(Math.max(0, req.keepPerSchedule), req.limit) as number[]);
+    }
+    if (ids.size === 0) return 0;
+    return sql.stmt(DELETE_RUNS).run(JSON.stringify([...ids])).changes;
+  });
+}

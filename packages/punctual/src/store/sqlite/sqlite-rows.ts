@@ -1,0 +1,224 @@
+// Row ↔ domain mapping for the SQLite store: snake_case columns become camelCase fields, INTEGER ids become
+// strings, JSON text becomes values, and opaque page cursors are encoded here. Pure functions only: this
+// module must never run a statement or read a clock.
+
+import { PunctualError } from '../../errors.js';
+import type { Json } from '../../domain/json.js';
+import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
+import type { Policies } from '../../domain/policies.js';
+import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
+import type { SpecKind } from '../../domain/spec/compiled-spec.js';
+import type { Target } from '../../domain/target.js';
+
+export interface ScheduleRow {
+  id: number;
+  tenant_id: string;
+  key: string;
+  spec: string;
+  spec_kind: string;
+  tz: string;
+  target_kind: string;
+  target: string;
+  payload: string | null;
+  policies: string;
+  overlap: string;
+  start_at: number | null;
+  end_at: number | null;
+  max_runs: number | null;
+  jitter_ms: number;
+  description: string;
+  state: string;
+  version: number;
+  next_fire_at: number | null;
+  fired_count: number;
+  paused_at: number | null;
+  note: string | null;
+  claimed_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RunRow {
+  id: number;
+  tenant_id: string;
+  schedule_id: number;
+  schedule_key: string;
+  schedule_version: number;
+  occurrence_key: string | null;
+  occurrence_id: string | null;
+  kind: string;
+  state: string;
+  scheduled_for: number;
+  due_at: number;
+  expires_at: number | null;
+  priority: number;
+  attempt: number;
+  max_attempts: number;
+  checks: number;
+  overlap: string;
+  payload: string | null;
+  reason: string | null;
+  error: string | null;
+  result: string | null;
+  details: string | null;
+  lease_owner: string | null;
+  lease_token: string | null;
+  lease_expires_at: number | null;
+  attempt_started_at: number | null;
+  not_fired_reported: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface AttemptRow {
+  run_id: number;
+  attempt: number;
+  worker_id: string;
+  started_at: number;
+  finished_at: number;
+  outcome: string;
+  error: string | null;
+  result: string | null;
+}
+
+/** JSON text for a column; null stays SQL NULL. */
+export function toJson(v: unknown): string | null {
+  return v === null || v === undefined ? null : JSON.stringify(v);
+}
+
+function fromJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+/** A domain id as the INTEGER key, or undefined when it cannot name a row. */
+export function parseId(id: string): number | undefined {
+  if (!/^[1-9]\d{0,15}$/.test(id)) return undefined;
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+export function toSchedule(r: ScheduleRow): Schedule {
+  return {
+    id: String(r.id),
+    tenantId: r.tenant_id,
+    key: r.key,
+    spec: r.spec,
+    specKind: r.spec_kind as SpecKind,
+    tz: r.tz,
+    target: JSON.parse(r.target) as Target,
+    payload: fromJson<Json>(r.payload),
+    policies: JSON.parse(r.policies) as Policies,
+    startAt: r.start_at,
+    endAt: r.end_at,
+    maxRuns: r.max_runs,
+    jitterMs: r.jitter_ms,
+    description: r.description,
+    state: r.state as ScheduleState,
+    version: r.version,
+    nextFireAt: r.next_fire_at,
+    firedCount: r.fired_count,
+    pausedAt: r.paused_at,
+    note: r.note,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function toRun(r: RunRow): Run {
+  return {
+    id: String(r.id),
+    tenantId: r.tenant_id,
+    scheduleId: String(r.schedule_id),
+    scheduleKey: r.schedule_key,
+    scheduleVersion: r.schedule_version,
+    occurrenceId: r.occurrence_id ?? `${r.schedule_id}:manual:${r.id}`,
+    kind: r.kind as RunKind,
+    state: r.state as RunState,
+    scheduledFor: r.scheduled_for,
+    dueAt: r.due_at,
+    expiresAt: r.expires_at,
+    priority: r.priority,
+    attempt: r.attempt,
+    maxAttempts: r.max_attempts,
+    checks: r.checks,
+    payload: fromJson<Json>(r.payload),
+    reason: r.reason as RunReason | null,
+    error: fromJson<RunError>(r.error),
+    result: fromJson<Json>(r.result),
+    details: fromJson<Record<string, Json>>(r.details),
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    leaseOwner: r.lease_owner,
+    leaseExpiresAt: r.lease_expires_at,
+  };
+}
+
+export function toAttempt(r: AttemptRow): Attempt {
+  return {
+    runId: String(r.run_id),
+    attempt: r.attempt,
+    workerId: r.worker_id,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    outcome: r.outcome as Attempt['outcome'],
+    error: fromJson<RunError>(r.error),
+    result: fromJson<Json>(r.result),
+  };
+}
+
+const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
+  'tenantId',
+  'key',
+  'spec',
+  'specKind',
+  'tz',
+  'target',
+  'payload',
+  'policies',
+  'startAt',
+  'endAt',
+  'maxRuns',
+  'jitterMs',
+  'description',
+];
+
+/** JSON with object keys sorted at every depth, so equal content gives equal text whatever the key order. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x === undefined ? null : x)).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** True when two drafts hold the same schedule content (extra fields, e.g. a whole Schedule, are ignored). */
+export function sameDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
+  return DRAFT_FIELDS.every((f) => canonicalJson(a[f] ?? null) === canonicalJson(b[f] ?? null));
+}
+
+/** Opaque page cursor: base64url JSON of the last item's sort key. */
+export function encodeCursor(key: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+export function decodeCursor<T extends readonly (string | number)[]>(
+  cursor: string,
+  shape: readonly ('string' | 'number')[],
+): T {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    v = undefined;
+  }
+  if (!Array.isArray(v) || v.length !== shape.length || v.some((x, i) => typeof x !== shape[i])) {
+    throw new PunctualError('CURSOR_INVALID', 'the page cursor is not one this listing returned', { cursor });
+  }
+  return v as unknown as T;
+}

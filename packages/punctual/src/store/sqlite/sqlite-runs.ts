@@ -1,0 +1,87 @@
+// Run writes shared by several SQLite store operations: inserting runs idempotently by occurrence key, and
+// cancelling a schedule's pending runs. Callers run these inside their own BEGIN IMMEDIATE transaction; this
+// module must never open one itself, nor read a clock.
+
+import { PunctualError } from '../../errors.js';
+import type { RunReason, RunState } from '../../domain/run.js';
+import type { RunInsert, Transition } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
+
+// A duplicate occurrence (same occurrence_key) inserts nothing and returns no row.
+const INSERT_RUN = `
+  INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, occurrence_id, kind,
+    state, scheduled_for, due_at, expires_at, priority, attempt, max_attempts, checks, overlap, payload, reason,
+    details, not_fired_reported, created_at, finished_at)
+  VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @occurrence, @occurrenceId, @kind,
+    @state, @scheduledFor, @dueAt, @expiresAt, @priority, 0, @maxAttempts, 0, @overlap, @payload, @reason,
+    @details, 0, @now, @finishedAt)
+  ON CONFLICT (occurrence_key) DO NOTHING
+  RETURNING *`;
+
+// Uses runs_schedule_state. The occurrence key is released so a new version can materialise the instant.
+const CANCEL_PENDING = `
+  UPDATE runs SET state = 'cancelled', reason = ?, finished_at = ?, occurrence_key = NULL
+  WHERE schedule_id = ? AND state = 'scheduled'
+  RETURNING *`;
+
+export function scheduleIdOf(id: string): number {
+  const n = parseId(id);
+  if (n === undefined) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule with id ${id}`, { id });
+  return n;
+}
+
+/** Inserts runs; duplicates of a stored occurrence are skipped. One transition per inserted run. */
+export function insertRuns(sql: SqliteDatabase, runs: readonly RunInsert[], now: number): Transition[] {
+  const insert = sql.stmt(INSERT_RUN);
+  const transitions: Transition[] = [];
+  for (const r of runs) {
+    const scheduleId = scheduleIdOf(r.scheduleId);
+    const row = insert.get({
+      tenantId: r.tenantId,
+      scheduleId,
+      scheduleKey: r.scheduleKey,
+      scheduleVersion: r.scheduleVersion,
+      occurrence: r.unique ? `${scheduleId}:${r.scheduledFor}` : null,
+      // Every spec occurrence keeps its id even when not unique (a skipped record leaves the instant free
+      // for a backfill); manual runs get one of their own from their run id.
+      occurrenceId: r.kind === 'manual' ? null : `${scheduleId}:${r.scheduledFor}`,
+      kind: r.kind,
+      state: r.state,
+      scheduledFor: r.scheduledFor,
+      dueAt: r.dueAt,
+      expiresAt: r.expiresAt,
+      priority: r.priority,
+      maxAttempts: r.maxAttempts,
+      overlap: r.overlap,
+      payload: toJson(r.payload),
+      reason: r.reason,
+      details: toJson(r.details),
+      now,
+      finishedAt: r.state === 'scheduled' ? null : now,
+    }) as RunRow | undefined;
+    if (row !== undefined) transitions.push({ run: toRun(row), from: null, to: r.state });
+  }
+  return transitions;
+}
+
+/** Cancels every `scheduled` run of a schedule, releasing their occurrence keys. */
+export function cancelPending(
+  sql: SqliteDatabase,
+  scheduleId: number,
+  reason: RunReason,
+  now: number,
+): Transition[] {
+  const rows = sql.stmt(CANCEL_PENDING).all(reason, now, scheduleId) as RunRow[];
+  return changed(rows, 'scheduled');
+}
+
+/** Transitions for rows an UPDATE … RETURNING changed from one state, in id order. */
+export function changed(rows: RunRow[], from: RunState): Transition[] {
+  return rows
+    .sort((a, b) => a.id - b.id)
+    .map((row) => {
+      const run = toRun(row);
+      return { run, from, to: run.state };
+    });
+}

@@ -1,0 +1,243 @@
+// Schedule operations of the SQLite store: upsert by (tenant, key) with versioning, lookups and pages,
+// delete / pause / resume, and the materializer's claim and compare-and-set advance. Each write is one
+// BEGIN IMMEDIATE transaction. It must never read a clock: every instant comes from the caller.
+
+import { PunctualError } from '../../errors.js';
+import type { Schedule, ScheduleDraft } from '../../domain/schedule.js';
+import { targetKind } from '../../domain/target.js';
+import type {
+  Advance,
+  AdvanceResult,
+  Page,
+  PutScheduleRequest,
+  PutScheduleResult,
+  RunInsert,
+  ScheduleQuery,
+  Transition,
+} from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  parseId,
+  sameDraft,
+  toJson,
+  toSchedule,
+  type ScheduleRow,
+} from './sqlite-rows.js';
+import { cancelPending, insertRuns } from './sqlite-runs.js';
+
+const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
+
+const INSERT = `
+  INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies, overlap,
+    start_at, end_at, max_runs, jitter_ms, description, state, version, next_fire_at, fired_count, created_at,
+    updated_at)
+  VALUES (@tenantId, @key, @spec, @specKind, @tz, @targetKind, @target, @payload, @policies, @overlap,
+    @startAt, @endAt, @maxRuns, @jitterMs, @description, 'active', 1, @nextFireAt, 0, @now, @now)
+  RETURNING *`;
+
+// A change reopens a completed schedule but leaves a paused one paused; fired_count and created_at stay.
+const UPDATE = `
+  UPDATE schedules SET spec = @spec, spec_kind = @specKind, tz = @tz, target_kind = @targetKind,
+    target = @target, payload = @payload, policies = @policies, overlap = @overlap, start_at = @startAt,
+    end_at = @endAt, max_runs = @maxRuns, jitter_ms = @jitterMs, description = @description,
+    version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
+    state = CASE WHEN state = 'completed' THEN 'active' ELSE state END
+  WHERE id = @id
+  RETURNING *`;
+
+const DELETE = 'DELETE FROM schedules WHERE tenant_id = ? AND key = ? RETURNING id';
+
+const PAUSE = `
+  UPDATE schedules SET state = 'paused', paused_at = COALESCE(paused_at, @now), note = @note,
+    claimed_until = NULL, updated_at = @now
+  WHERE id = @id AND state IN ('active', 'paused')
+  RETURNING *`;
+
+const RESUME = `
+  UPDATE schedules SET state = 'active', paused_at = NULL, note = NULL, next_fire_at = @nextFireAt,
+    claimed_until = NULL, updated_at = @now
+  WHERE id = @id AND state = 'paused'
+  RETURNING *`;
+
+// Uses schedules_due. The claim only spreads work between materializers; advance's CAS decides.
+const CLAIM_DUE = `
+  UPDATE schedules SET claimed_until = @until
+  WHERE id IN (
+    SELECT id FROM schedules
+    WHERE state = 'active' AND next_fire_at <= @horizon AND (claimed_until IS NULL OR claimed_until <= @now)
+    ORDER BY next_fire_at, id LIMIT @limit)
+  RETURNING *`;
+
+// Compare-and-set: only the version and next occurrence the materializer read may be advanced.
+const ADVANCE = `
+  UPDATE schedules SET next_fire_at = @nextFireAt, fired_count = fired_count + @fired, claimed_until = NULL,
+    state = CASE WHEN @complete = 1 THEN 'completed' ELSE state END
+  WHERE id = @id AND tenant_id = @tenantId AND version = @version AND next_fire_at IS @expected
+    AND state = 'active'`;
+
+const NEXT_SCHEDULE_AT = "SELECT MIN(next_fire_at) AS v FROM schedules WHERE state = 'active'";
+
+function draftParams(d: ScheduleDraft): Record<string, unknown> {
+  return {
+    spec: d.spec,
+    specKind: d.specKind,
+    tz: d.tz,
+    targetKind: targetKind(d.target),
+    target: JSON.stringify(d.target),
+    payload: toJson(d.payload),
+    policies: JSON.stringify(d.policies),
+    overlap: d.policies.overlap,
+    startAt: d.startAt,
+    endAt: d.endAt,
+    maxRuns: d.maxRuns,
+    jitterMs: d.jitterMs,
+    description: d.description,
+  };
+}
+
+export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
+  const d = req.draft;
+  return sql.write(() => {
+    const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
+    if (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) {
+      throw new PunctualError(
+        'VERSION_CONFLICT',
+        `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${req.expectedVersion}`,
+        { key: d.key, expected: req.expectedVersion, actual: row?.version ?? null },
+      );
+    }
+    const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
+    if (row === undefined) {
+      const inserted = sql.stmt(INSERT).get({ ...params, tenantId: d.tenantId, key: d.key }) as ScheduleRow;
+      return { schedule: toSchedule(inserted), created: true, changed: true, transitions: [] };
+    }
+    const current = toSchedule(row);
+    if (sameDraft(current, d)) return { schedule: current, created: false, changed: false, transitions: [] };
+    const updated = sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow;
+    const transitions = cancelPending(sql, row.id, 'updated', req.now);
+    return { schedule: toSchedule(updated), created: false, changed: true, transitions };
+  });
+}
+
+/** Several puts in one transaction (better-sqlite3 nests the inner ones as savepoints). */
+export function putSchedules(sql: SqliteDatabase, reqs: readonly PutScheduleRequest[]): PutScheduleResult[] {
+  return sql.write(() => reqs.map((r) => putSchedule(sql, r)));
+}
+
+export function getSchedule(sql: SqliteDatabase, tenantId: string, key: string): Schedule | undefined {
+  const row = sql.read(() => sql.stmt(GET).get(tenantId, key)) as ScheduleRow | undefined;
+  return row === undefined ? undefined : toSchedule(row);
+}
+
+export function listSchedules(sql: SqliteDatabase, q: ScheduleQuery): Page<Schedule> {
+  const where = ['tenant_id = @tenantId'];
+  const params: Record<string, unknown> = { tenantId: q.tenantId, limit: Math.max(1, q.limit) + 1 };
+  if (q.state !== undefined) {
+    where.push('state = @state');
+    params.state = q.state;
+  }
+  if (q.targetKind !== undefined) {
+    where.push('target_kind = @targetKind');
+    params.targetKind = q.targetKind;
+  }
+  if (q.keyPrefix !== undefined && q.keyPrefix !== '') {
+    // The range keeps it an index search on (tenant_id, key); substr makes the match exact.
+    where.push('key >= @prefix AND key < @prefixEnd AND substr(key, 1, @prefixLength) = @prefix');
+    params.prefix = q.keyPrefix;
+    params.prefixEnd = `${q.keyPrefix}\u{10FFFF}`;
+    params.prefixLength = [...q.keyPrefix].length;
+  }
+  if (q.cursor !== undefined) {
+    where.push('key > @after');
+    params.after = decodeCursor<[string]>(q.cursor, ['string'])[0];
+  }
+  const text = `SELECT * FROM schedules WHERE ${where.join(' AND ')} ORDER BY key LIMIT @limit`;
+  const rows = sql.read(() => sql.stmt(text).all(params)) as ScheduleRow[];
+  const more = rows.length > Math.max(1, q.limit);
+  const items = (more ? rows.slice(0, -1) : rows).map(toSchedule);
+  const last = items[items.length - 1];
+  return more && last !== undefined ? { items, nextCursor: encodeCursor([last.key]) } : { items };
+}
+
+export function deleteSchedule(
+  sql: SqliteDatabase,
+  tenantId: string,
+  key: string,
+  now: number,
+): { deleted: boolean; transitions: Transition[] } {
+  return sql.write(() => {
+    const row = sql.stmt(DELETE).get(tenantId, key) as { id: number } | undefined;
+    if (row === undefined) return { deleted: false, transitions: [] };
+    return { deleted: true, transitions: cancelPending(sql, row.id, 'deleted', now) };
+  });
+}
+
+export function pauseSchedule(
+  sql: SqliteDatabase,
+  tenantId: string,
+  key: string,
+  opts: { cancelPending: boolean; note: string | null; now: number },
+): { schedule: Schedule; transitions: Transition[] } | undefined {
+  return sql.write(() => {
+    const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+    if (row === undefined) return undefined;
+    const paused = sql.stmt(PAUSE).get({ id: row.id, note: opts.note, now: opts.now }) as
+      ScheduleRow | undefined;
+    const transitions = opts.cancelPending ? cancelPending(sql, row.id, 'pausedCancel', opts.now) : [];
+    return { schedule: toSchedule(paused ?? row), transitions };
+  });
+}
+
+export function resumeSchedule(
+  sql: SqliteDatabase,
+  tenantId: string,
+  key: string,
+  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+): { schedule: Schedule; transitions: Transition[] } | undefined {
+  return sql.write(() => {
+    const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+    if (row === undefined) return undefined;
+    const resumed = sql.stmt(RESUME).get({ id: row.id, nextFireAt: opts.nextFireAt, now: opts.now }) as
+      ScheduleRow | undefined;
+    if (resumed === undefined) return { schedule: toSchedule(row), transitions: [] };
+    return { schedule: toSchedule(resumed), transitions: insertRuns(sql, opts.skipped, opts.now) };
+  });
+}
+
+export function claimDueSchedules(
+  sql: SqliteDatabase,
+  req: { now: number; horizon: number; limit: number; leaseMs: number },
+): Schedule[] {
+  if (req.limit <= 0) return [];
+  const rows = sql.write(() =>
+    sql
+      .stmt(CLAIM_DUE)
+      .all({ until: req.now + req.leaseMs, horizon: req.horizon, now: req.now, limit: req.limit }),
+  ) as ScheduleRow[];
+  return rows.sort((a, b) => (a.next_fire_at ?? 0) - (b.next_fire_at ?? 0) || a.id - b.id).map(toSchedule);
+}
+
+export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult {
+  const id = parseId(a.scheduleId);
+  if (id === undefined) return { status: 'conflict', transitions: [] };
+  return sql.write(() => {
+    const { changes } = sql.stmt(ADVANCE).run({
+      id,
+      tenantId: a.tenantId,
+      version: a.version,
+      expected: a.expectedNextFireAt,
+      nextFireAt: a.nextFireAt,
+      fired: a.fired,
+      complete: a.complete ? 1 : 0,
+    });
+    if (changes === 0) return { status: 'conflict', transitions: [] };
+    return { status: 'advanced', transitions: insertRuns(sql, a.runs, a.now) };
+  });
+}
+
+export function nextScheduleAt(sql: SqliteDatabase): number | null {
+  const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
+  return row.v;
+}

@@ -1,0 +1,175 @@
+// The embedded store: the Store contract on one SQLite file (or ':memory:') through better-sqlite3. One
+// connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction, so the store is safe
+// for one process (capabilities.multiInstance is false). Methods are async to honour the contract but work
+// synchronously inside. It must never read a clock: every instant is a parameter.
+
+import type { Attempt, Run } from '../../domain/run.js';
+import type { Schedule } from '../../domain/schedule.js';
+import type {
+  Advance,
+  AdvanceResult,
+  ClaimRequest,
+  ClaimResult,
+  Page,
+  PruneRequest,
+  PutScheduleRequest,
+  PutScheduleResult,
+  RunInsert,
+  RunQuery,
+  ScheduleQuery,
+  Settlement,
+  Store,
+  StoreCapabilities,
+  Transition,
+} from '../store.js';
+import { migrate, schemaVersion } from './migrations.js';
+import { claimRuns } from './sqlite-claim.js';
+import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
+import { getRun, listRuns, nextRunDueAt, pruneHistory, takeNotFired } from './sqlite-queries.js';
+import { insertRuns } from './sqlite-runs.js';
+import * as schedules from './sqlite-schedules.js';
+
+export type { SqliteOptions } from './sqlite-database.js';
+
+export class SqliteStore implements Store {
+  readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
+  private readonly sql: SqliteDatabase;
+
+  constructor(opts: SqliteOptions) {
+    this.sql = new SqliteDatabase(opts);
+  }
+
+  /** Connection facts for diagnostics (doctor, tests). */
+  diagnostics(): {
+    journalMode: string;
+    synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+    schemaVersion: number;
+  } {
+    const sync = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
+    return {
+      journalMode: String(this.sql.pragma('journal_mode')),
+      synchronous: sync[Number(this.sql.pragma('synchronous'))] ?? 'FULL',
+      schemaVersion: this.sql.read(() => schemaVersion(this.sql.db)),
+    };
+  }
+
+  async migrate(): Promise<void> {
+    this.sql.read(() => migrate(this.sql.db));
+  }
+
+  async close(): Promise<void> {
+    this.sql.close();
+  }
+
+  async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
+    return schedules.putSchedule(this.sql, req);
+  }
+
+  async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
+    return schedules.putSchedules(this.sql, reqs);
+  }
+
+  async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
+    return schedules.getSchedule(this.sql, tenantId, key);
+  }
+
+  async listSchedules(q: ScheduleQuery): Promise<Page<Schedule>> {
+    return schedules.listSchedules(this.sql, q);
+  }
+
+  async deleteSchedule(
+    tenantId: string,
+    key: string,
+    now: number,
+  ): Promise<{ deleted: boolean; transitions: Transition[] }> {
+    return schedules.deleteSchedule(this.sql, tenantId, key, now);
+  }
+
+  async pauseSchedule(
+    tenantId: string,
+    key: string,
+    opts: { cancelPending: boolean; note: string | null; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
+    return schedules.pauseSchedule(this.sql, tenantId, key, opts);
+  }
+
+  async resumeSchedule(
+    tenantId: string,
+    key: string,
+    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
+    return schedules.resumeSchedule(this.sql, tenantId, key, opts);
+  }
+
+  async claimDueSchedules(req: {
+    now: number;
+    horizon: number;
+    limit: number;
+    leaseMs: number;
+  }): Promise<Schedule[]> {
+    return schedules.claimDueSchedules(this.sql, req);
+  }
+
+  async advanceSchedule(a: Advance): Promise<AdvanceResult> {
+    return schedules.advanceSchedule(this.sql, a);
+  }
+
+  async nextScheduleAt(): Promise<number | null> {
+    return schedules.nextScheduleAt(this.sql);
+  }
+
+  async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {
+    if (runs.length === 0) return [];
+    return this.sql.write(() => insertRuns(this.sql, runs, now));
+  }
+
+  async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
+    return claimRuns(this.sql, req);
+  }
+
+  async extendLeases(
+    leases: { runId: string; token: string }[],
+    until: number,
+    _now: number,
+  ): Promise<string[]> {
+    return extendLeases(this.sql, leases, until);
+  }
+
+  async settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]> {
+    return settleRuns(this.sql, settlements, now);
+  }
+
+  async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
+    return reclaimExpiredLeases(this.sql, now, limit);
+  }
+
+  async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
+    return cancelRun(this.sql, tenantId, runId, now);
+  }
+
+  async getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
+    return getRun(this.sql, tenantId, runId);
+  }
+
+  async listRuns(q: RunQuery): Promise<Page<Run>> {
+    return listRuns(this.sql, q);
+  }
+
+  async nextRunDueAt(): Promise<number | null> {
+    return nextRunDueAt(this.sql);
+  }
+
+  async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {
+    return takeNotFired(this.sql, now, graceMs, limit);
+  }
+
+  async pruneHistory(req: PruneRequest): Promise<number> {
+    return pruneHistory(this.sql, req);
+  }
+}
+
+/** Opens (creating if needed) a SQLite store. Call `migrate()` before using it. */
+export function sqliteStore(opts: { path: string; synchronous?: 'FULL' | 'NORMAL' }): SqliteStore {
+  return new SqliteStore(opts);
+}

@@ -1,0 +1,65 @@
+// The store conformance suite: one behavioural description of the Store contract that every store runs
+// unmodified (SQLite in sqlite.test.ts, PostgreSQL in postgres.test.ts). It speaks only the Store
+// interface, never SQL, and never reads a clock: instants are fixed and passed as `now`.
+//
+// Usage: describeStoreConformance('my-store', async () => ({ store, cleanup }));
+// `open` is called before every test and must return an empty, usable store (migrate() may be called again).
+
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { Store } from '../../src/store/store.js';
+import { claimTests } from './conformance/claim.js';
+import type { Ctx } from './conformance/helpers.js';
+import { clockTests, tenancyTests } from './conformance/isolation.js';
+import { leaseTests } from './conformance/leases.js';
+import { materializerTests } from './conformance/materializer.js';
+import { runTests } from './conformance/runs.js';
+import { scheduleTests } from './conformance/schedules.js';
+
+const GROUPS = {
+  schedules: scheduleTests,
+  materializer: materializerTests,
+  claim: claimTests,
+  leases: leaseTests,
+  runs: runTests,
+  tenancy: tenancyTests,
+  clock: clockTests,
+} satisfies Record<string, (ctx: Ctx) => void>;
+
+export type ConformanceGroup = keyof typeof GROUPS;
+
+export interface OpenedStore {
+  store: Store;
+  cleanup: () => Promise<void>;
+}
+
+export function describeStoreConformance(
+  name: string,
+  open: () => Promise<OpenedStore>,
+  opts: { only?: readonly ConformanceGroup[] } = {},
+): void {
+  describe(`store conformance: ${name}`, () => {
+    let opened: OpenedStore | undefined;
+    const ctx: Ctx = {
+      get store(): Store {
+        if (opened === undefined) throw new Error('the store is opened before each test');
+        return opened.store;
+      },
+    };
+
+    beforeEach(async () => {
+      opened = await open();
+      await opened.store.migrate();
+    });
+
+    afterEach(async () => {
+      const o = opened;
+      opened = undefined;
+      await o?.cleanup();
+    });
+
+    for (const [group, tests] of Object.entries(GROUPS) as [ConformanceGroup, (ctx: Ctx) => void][]) {
+      const run = opts.only === undefined || opts.only.includes(group);
+      (run ? describe : describe.skip)(group, () => tests(ctx));
+    }
+  });
+}

@@ -1,0 +1,236 @@
+// Conformance: the materializer's side of the store. claimDueSchedules spreads work, advanceSchedule is a
+// compare-and-set that inserts runs idempotently by occurrence, nextScheduleAt feeds the timer.
+
+import { expect, it } from 'vitest';
+import type { Schedule } from '../../../src/domain/schedule.js';
+import type { Advance } from '../../../src/store/store.js';
+import { MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { create, runOf, type Ctx } from './helpers.js';
+
+function advance(s: Schedule, overrides: Partial<Advance> = {}): Advance {
+  return {
+    tenantId: s.tenantId,
+    scheduleId: s.id,
+    version: s.version,
+    expectedNextFireAt: s.nextFireAt,
+    nextFireAt: (s.nextFireAt ?? T0) + 5 * MINUTE,
+    fired: 1,
+    complete: false,
+    runs: [runInsert({ schedule: s, scheduledFor: s.nextFireAt ?? T0 })],
+    now: T0,
+    ...overrides,
+  };
+}
+
+export function materializerTests(ctx: Ctx): void {
+  it('claims active schedules due within the horizon, earliest first, up to the limit', async () => {
+    await create(ctx.store, { key: 'late' }, { nextFireAt: T0 + 3 * MINUTE });
+    await create(ctx.store, { key: 'early' }, { nextFireAt: T0 + MINUTE });
+    await create(ctx.store, { key: 'mid' }, { nextFireAt: T0 + 2 * MINUTE });
+    await create(ctx.store, { key: 'beyond' }, { nextFireAt: T0 + 10 * MINUTE });
+    const got = await ctx.store.claimDueSchedules({
+      now: T0,
+      horizon: T0 + 3 * MINUTE,
+      limit: 2,
+      leaseMs: 5000,
+    });
+    expect(got.map((s) => s.key)).toEqual(['early', 'mid']);
+    const rest = await ctx.store.claimDueSchedules({
+      now: T0,
+      horizon: T0 + 3 * MINUTE,
+      limit: 10,
+      leaseMs: 5000,
+    });
+    expect(rest.map((s) => s.key)).toEqual(['late']);
+  });
+
+  it('does not hand a claimed schedule out again until its claim lapses', async () => {
+    await create(ctx.store);
+    const req = { horizon: T0 + MINUTE, limit: 10, leaseMs: 5000 };
+    expect(await ctx.store.claimDueSchedules({ ...req, now: T0 })).toHaveLength(1);
+    expect(await ctx.store.claimDueSchedules({ ...req, now: T0 + 4999 })).toHaveLength(0);
+    expect(await ctx.store.claimDueSchedules({ ...req, now: T0 + 5000 })).toHaveLength(1);
+  });
+
+  it('leaves paused, completed and exhausted schedules out of the claim', async () => {
+    await create(ctx.store, { key: 'paused' });
+    await ctx.store.pauseSchedule(TENANT, 'paused', { cancelPending: false, note: null, now: T0 });
+    const done = await create(ctx.store, { key: 'done' });
+    await ctx.store.advanceSchedule(advance(done, { nextFireAt: null, complete: true }));
+    await create(ctx.store, { key: 'none' }, { nextFireAt: null });
+    expect(
+      await ctx.store.claimDueSchedules({ now: T0, horizon: T0 + 60 * MINUTE, limit: 10, leaseMs: 1 }),
+    ).toEqual([]);
+  });
+
+  it('advances: inserts the runs, moves nextFireAt, counts them, releases the claim', async () => {
+    const s = await create(ctx.store);
+    await ctx.store.claimDueSchedules({ now: T0, horizon: T0, limit: 1, leaseMs: 60_000 });
+    const res = await ctx.store.advanceSchedule(
+      advance(s, {
+        nextFireAt: T0 + 10 * MINUTE,
+        fired: 2,
+        runs: [
+          runInsert({ schedule: s, scheduledFor: T0 }),
+          runInsert({ schedule: s, scheduledFor: T0 + 5 * MINUTE }),
+        ],
+      }),
+    );
+    expect(res.status).toBe('advanced');
+    expect(res.transitions.map((t) => [t.from, t.to, t.run.scheduledFor, t.run.state])).toEqual([
+      [null, 'scheduled', T0, 'scheduled'],
+      [null, 'scheduled', T0 + 5 * MINUTE, 'scheduled'],
+    ]);
+    const run = res.transitions[0]!.run;
+    expect(run).toMatchObject({
+      tenantId: TENANT,
+      scheduleId: s.id,
+      scheduleKey: s.key,
+      scheduleVersion: 1,
+      occurrenceId: `${s.id}:${T0}`,
+      kind: 'scheduled',
+      dueAt: T0,
+      attempt: 0,
+      checks: 0,
+      createdAt: T0,
+      startedAt: null,
+      finishedAt: null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
+      nextFireAt: T0 + 10 * MINUTE,
+      firedCount: 2,
+    });
+    const again = await ctx.store.claimDueSchedules({
+      now: T0,
+      horizon: T0 + 10 * MINUTE,
+      limit: 1,
+      leaseMs: 1,
+    });
+    expect(again.map((x) => x.key)).toEqual([s.key]);
+  });
+
+  it('refuses a stale advance (version or nextFireAt) and writes nothing', async () => {
+    const s = await create(ctx.store);
+    expect(await ctx.store.advanceSchedule(advance(s, { version: 2 }))).toEqual({
+      status: 'conflict',
+      transitions: [],
+    });
+    expect(await ctx.store.advanceSchedule(advance(s, { expectedNextFireAt: T0 + 1 }))).toEqual({
+      status: 'conflict',
+      transitions: [],
+    });
+    expect(await ctx.store.advanceSchedule(advance(s, { expectedNextFireAt: null }))).toEqual({
+      status: 'conflict',
+      transitions: [],
+    });
+    expect(await ctx.store.advanceSchedule(advance(s, { tenantId: 'someone-else' }))).toEqual({
+      status: 'conflict',
+      transitions: [],
+    });
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toEqual(s);
+    expect((await ctx.store.listRuns({ tenantId: TENANT, limit: 10 })).items).toEqual([]);
+
+    expect((await ctx.store.advanceSchedule(advance(s))).status).toBe('advanced');
+    expect((await ctx.store.advanceSchedule(advance(s))).status).toBe('conflict');
+  });
+
+  it('compares a null nextFireAt null-safely', async () => {
+    const s = await create(ctx.store, {}, { nextFireAt: null });
+    const res = await ctx.store.advanceSchedule(
+      advance(s, { expectedNextFireAt: null, nextFireAt: T0, runs: [] }),
+    );
+    expect(res.status).toBe('advanced');
+    expect((await ctx.store.getSchedule(TENANT, s.key))?.nextFireAt).toBe(T0);
+  });
+
+  it('refuses to advance a paused schedule', async () => {
+    const s = await create(ctx.store);
+    await ctx.store.pauseSchedule(TENANT, s.key, { cancelPending: false, note: null, now: T0 });
+    expect((await ctx.store.advanceSchedule(advance(s))).status).toBe('conflict');
+  });
+
+  it('materialises an occurrence once, however often it is advanced or inserted', async () => {
+    const s = await create(ctx.store);
+    const first = await ctx.store.advanceSchedule(advance(s, { nextFireAt: T0 }));
+    expect(first.transitions).toHaveLength(1);
+    // A second materializer computed the same occurrence: the advance succeeds, the run is not doubled.
+    const second = await ctx.store.advanceSchedule(
+      advance(s, { expectedNextFireAt: T0, nextFireAt: T0 + MINUTE }),
+    );
+    expect(second).toEqual({ status: 'advanced', transitions: [] });
+    expect(
+      await ctx.store.insertRuns([runInsert({ schedule: s, scheduledFor: T0, kind: 'backfill' })], T0),
+    ).toEqual([]);
+    const runs = await ctx.store.listRuns({ tenantId: TENANT, limit: 10 });
+    expect(runs.items).toHaveLength(1);
+  });
+
+  it('inserts manual runs without occurrence uniqueness, each with its own occurrence id', async () => {
+    const s = await create(ctx.store);
+    const manual = runInsert({
+      schedule: s,
+      scheduledFor: T0,
+      kind: 'manual',
+      unique: false,
+      payload: { x: 1 },
+    });
+    const ts = await ctx.store.insertRuns([manual, manual], T0);
+    expect(ts).toHaveLength(2);
+    const [a, b] = ts.map((t) => t.run);
+    expect(a!.occurrenceId).toBe(`${s.id}:manual:${a!.id}`);
+    expect(b!.occurrenceId).toBe(`${s.id}:manual:${b!.id}`);
+    expect(a!.payload).toEqual({ x: 1 });
+    const unique = await ctx.store.insertRuns([runInsert({ schedule: s, scheduledFor: T0 })], T0);
+    expect(unique).toHaveLength(1);
+  });
+
+  it('inserts a run directly as skipped, final, never claimed', async () => {
+    const s = await create(ctx.store);
+    const [t] = await ctx.store.insertRuns(
+      [
+        runInsert({
+          schedule: s,
+          scheduledFor: T0,
+          state: 'skipped',
+          reason: 'misfire',
+          details: { missed: 4 },
+        }),
+      ],
+      T0 + MINUTE,
+    );
+    expect(t).toMatchObject({ from: null, to: 'skipped' });
+    expect(t!.run).toMatchObject({
+      state: 'skipped',
+      reason: 'misfire',
+      details: { missed: 4 },
+      finishedAt: T0 + MINUTE,
+    });
+    expect(
+      (await ctx.store.claimRuns({ workerId: 'w', now: T0 + MINUTE, limit: 5, leaseMs: 1000 })).claimed,
+    ).toEqual([]);
+    expect((await runOf(ctx.store, t!.run)).state).toBe('skipped');
+  });
+
+  it('completes a schedule whose spec has no occurrence left', async () => {
+    const s = await create(ctx.store);
+    const res = await ctx.store.advanceSchedule(advance(s, { nextFireAt: null, complete: true }));
+    expect(res.status).toBe('advanced');
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
+      state: 'completed',
+      nextFireAt: null,
+      firedCount: 1,
+    });
+  });
+
+  it('reports the earliest nextFireAt among active schedules', async () => {
+    expect(await ctx.store.nextScheduleAt()).toBeNull();
+    await create(ctx.store, { key: 'b' }, { nextFireAt: T0 + 2 * MINUTE });
+    await create(ctx.store, { key: 'a' }, { nextFireAt: T0 + 3 * MINUTE });
+    await create(ctx.store, { key: 'p' }, { nextFireAt: T0 + MINUTE });
+    await create(ctx.store, { key: 'n' }, { nextFireAt: null });
+    await ctx.store.pauseSchedule(TENANT, 'p', { cancelPending: false, note: null, now: T0 });
+    expect(await ctx.store.nextScheduleAt()).toBe(T0 + 2 * MINUTE);
+  });
+}

@@ -1,0 +1,148 @@
+// The SQLite store: the conformance suite on ':memory:' and on a WAL file, plus what only SQLite has:
+// migrations, the durability pragmas, reopening a file, and the claim staying an index search with a
+// million pending runs.
+
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LATEST_VERSION } from '../../src/store/sqlite/migrations.js';
+import { CLAIM_CANDIDATES, PRIORITY_LEVELS } from '../../src/store/sqlite/sqlite-claim.js';
+import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { draft, runInsert, T0, TENANT } from '../support/fixtures.js';
+import { describeStoreConformance } from './conformance.js';
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'punctual-sqlite-'));
+  dirs.push(dir);
+  return join(dir, 'punctual.db');
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describeStoreConformance('sqlite :memory:', async () => {
+  const store = sqliteStore({ path: ':memory:' });
+  return { store, cleanup: () => store.close() };
+});
+
+describeStoreConformance('sqlite file', async () => {
+  const store = sqliteStore({ path: tempFile() });
+  return { store, cleanup: () => store.close() };
+});
+
+describe('sqlite store', () => {
+  async function opened(path = tempFile()): Promise<SqliteStore> {
+    const store = sqliteStore({ path });
+    await store.migrate();
+    return store;
+  }
+
+  it('migrates idempotently and records the version', async () => {
+    const path = tempFile();
+    const store = await opened(path);
+    await store.migrate();
+    expect(store.diagnostics().schemaVersion).toBe(LATEST_VERSION);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare('SELECT version FROM punctual_migrations ORDER BY version').pluck().all();
+    db.close();
+    expect(rows).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+  });
+
+  it('refuses a database migrated by a newer Punctual', async () => {
+    const path = tempFile();
+    await (await opened(path)).close();
+    const db = new Database(path);
+    db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(
+      LATEST_VERSION + 1,
+      'future',
+    );
+    db.close();
+    const store = sqliteStore({ path });
+    await expect(store.migrate()).rejects.toMatchObject({ code: 'SCHEMA_TOO_NEW' });
+    await store.close();
+  });
+
+  it('runs in WAL mode with synchronous=FULL by default', async () => {
+    const store = await opened();
+    expect(store.diagnostics()).toMatchObject({ journalMode: 'wal', synchronous: 'FULL' });
+    await store.close();
+    const relaxed = sqliteStore({ path: tempFile(), synchronous: 'NORMAL' });
+    expect(relaxed.diagnostics().synchronous).toBe('NORMAL');
+    await relaxed.close();
+  });
+
+  it('keeps its data when the file is reopened', async () => {
+    const path = tempFile();
+    const first = await opened(path);
+    const { schedule } = await first.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+    const [t] = await first.insertRuns([runInsert({ schedule })], T0);
+    await first.close();
+    const second = await opened(path);
+    expect(await second.getSchedule(TENANT, schedule.key)).toEqual(schedule);
+    expect((await second.getRun(TENANT, t!.run.id))?.run).toEqual(t!.run);
+    await second.close();
+  });
+
+  it('rejects every call after close with STORE_CLOSED', async () => {
+    const store = await opened();
+    await store.close();
+    await store.close();
+    await expect(store.getSchedule(TENANT, 'x')).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(store.claimRuns({ workerId: 'w', now: T0, limit: 1, leaseMs: 1 })).rejects.toMatchObject({
+      code: 'STORE_CLOSED',
+    });
+  });
+
+  it('claims from the index with a million future runs pending', { timeout: 120_000 }, async () => {
+    const path = tempFile();
+    const store = await opened(path);
+    const { schedule } = await store.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+    await store.close();
+    const db = new Database(path);
+    const far = T0 + 365 * 24 * 3_600_000;
+    // A million pending runs a year ahead, in two priority levels, written in one statement.
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+       INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, occurrence_id,
+         kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
+         not_fired_reported, created_at)
+       SELECT ?, ?, ?, 1, NULL, NULL, 'manual', 'scheduled', ? + i, ? + i, i % 2, 0, 3, 0, 'allow', 0, ?
+       FROM n`,
+    ).run(TENANT, Number(schedule.id), schedule.key, far, far, T0);
+    const plan = (sql: string, params: unknown): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n');
+    const candidates = plan(CLAIM_CANDIDATES, {
+      priority: 0,
+      now: T0,
+      afterDue: 0,
+      afterId: 0,
+      waiting: '[]',
+      limit: 10,
+    });
+    expect(candidates).toMatch(/SEARCH r USING INDEX runs_claim \(priority=\? AND due_at>\? AND due_at<\?\)/);
+    expect(candidates).not.toMatch(/SCAN r\b/);
+    expect(plan(PRIORITY_LEVELS, [])).toMatch(/COVERING INDEX runs_claim/);
+    db.close();
+
+    const big = await opened(path);
+    await big.insertRuns([runInsert({ schedule, scheduledFor: T0 })], T0);
+    const started = performance.now();
+    const res = await big.claimRuns({ workerId: 'w', now: T0, limit: 100, leaseMs: 1000 });
+    const empty = await big.claimRuns({ workerId: 'w', now: T0, limit: 100, leaseMs: 1000 });
+    const nextDue = await big.nextRunDueAt();
+    const notFired = await big.takeNotFired(T0 + 1000, 0, 10);
+    const elapsed = performance.now() - started;
+    expect(res.claimed).toHaveLength(1);
+    expect(empty.claimed).toHaveLength(0);
+    expect(nextDue).toBe(far + 1);
+    expect(notFired).toHaveLength(0);
+    expect(elapsed).toBeLessThan(50);
+    await big.close();
+  });
+});

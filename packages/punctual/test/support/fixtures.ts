@@ -1,0 +1,67 @@
+// Builders for store-level test data: schedule drafts and run inserts written out literally (no spec
+// compiler), so store tests depend on the Store contract and the domain types only. Defaults are plain and
+// every field can be overridden.
+
+import { DEFAULT_POLICIES, type Policies, type RetryPolicy } from '../../src/domain/policies.js';
+import type { Schedule, ScheduleDraft } from '../../src/domain/schedule.js';
+import type { RunInsert } from '../../src/store/store.js';
+
+export const TENANT = 'tenant-a';
+export const OTHER_TENANT = 'tenant-b';
+
+/** A fixed reference instant: 2023-11-14T22:13:20Z. */
+export const T0 = 1_700_000_000_000;
+export const MINUTE = 60_000;
+
+/** Default policies with some fields replaced (retry merged field by field). */
+export function policies(
+  overrides: Partial<Omit<Policies, 'retry'>> & { retry?: Partial<RetryPolicy> } = {},
+): Policies {
+  const { retry, ...rest } = overrides;
+  return { ...DEFAULT_POLICIES, ...rest, retry: { ...DEFAULT_POLICIES.retry, ...retry } };
+}
+
+/** A schedule draft: every five minutes, UTC, to handler "job". */
+export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
+  return {
+    tenantId: TENANT,
+    key: 'report',
+    spec: '*/5 * * * *',
+    specKind: 'cron',
+    tz: 'UTC',
+    target: { handler: 'job' },
+    payload: null,
+    policies: DEFAULT_POLICIES,
+    startAt: null,
+    endAt: null,
+    maxRuns: null,
+    jitterMs: 0,
+    description: 'Every 5 minutes',
+    ...overrides,
+  };
+}
+
+/** A run insert; pass `schedule` to take tenant, id, key, version, overlap and priority from it. */
+export function runInsert(overrides: Partial<RunInsert> & { schedule?: Schedule } = {}): RunInsert {
+  const { schedule, ...rest } = overrides;
+  const scheduledFor = rest.scheduledFor ?? T0;
+  return {
+    tenantId: schedule?.tenantId ?? TENANT,
+    scheduleId: schedule?.id ?? '1',
+    scheduleKey: schedule?.key ?? 'report',
+    scheduleVersion: schedule?.version ?? 1,
+    kind: 'scheduled',
+    unique: true,
+    scheduledFor,
+    dueAt: scheduledFor,
+    expiresAt: null,
+    priority: schedule?.policies.priority ?? 0,
+    maxAttempts: schedule?.policies.retry.maxAttempts ?? 3,
+    overlap: schedule?.policies.overlap ?? 'allow',
+    payload: null,
+    state: 'scheduled',
+    reason: null,
+    details: null,
+    ...rest,
+  };
+}
