@@ -60,6 +60,7 @@ export class Scheduler extends TenantApi {
       concurrency: options.concurrency,
       leaseMs: options.leaseMs,
       claimBatch: 100,
+      prefetch: options.concurrency,
       settleBatch: 500,
       maxSleepMs: options.maxSleepMs,
       maxResultBytes: options.maxResultBytes,

@@ -11,7 +11,7 @@ import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { ClaimedRun, SettleOutcome, Settlement, Store } from '../store/store.js';
+import type { ClaimedRun, ClaimResult, SettleOutcome, Settlement, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
 import { Loop } from './loop.js';
 
@@ -21,6 +21,11 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Most runs claimed in one store transaction. */
   claimBatch: number;
+  /**
+   * Runs claimed beyond `concurrency`, waiting in memory to start the moment a slot frees. They let one
+   * transaction settle and claim more than `concurrency` runs when handlers are fast.
+   */
+  prefetch: number;
   /** Most settlements committed in one store transaction. */
   settleBatch: number;
   maxSleepMs: number;
@@ -32,7 +37,12 @@ export interface WorkerOptions {
 interface InFlight {
   claimed: ClaimedRun;
   abort: AbortController;
+  /** When the delivery started (claim time while it waits in the prefetch buffer). */
   startedAt: number;
+  /** Waiting in the prefetch buffer, not delivering yet. */
+  buffered: boolean;
+  /** The delivery ended (finished or dropped): its slot is free. */
+  done: boolean;
   settled: boolean;
   cancelTimeout: CancelTimer;
   /** When the lease lapses unless renewed (engine clock). */
@@ -49,6 +59,12 @@ export class Worker {
   #flushing: Promise<void> | undefined;
   #stopping = false;
   #drained: (() => void) | undefined;
+  /** Slots promised to a claim that has not returned yet (so two claims never overfill the worker). */
+  #reserved = 0;
+  /** Deliveries running now (at most `concurrency`). */
+  #executing = 0;
+  /** Claimed runs waiting for a free slot, oldest first. */
+  #buffer: InFlight[] = [];
 
   constructor(
     private readonly store: Store,
@@ -64,6 +80,7 @@ export class Worker {
     });
   }
 
+  /** Runs claimed by this worker and not settled yet (delivering, prefetched, or awaiting their write). */
   get inFlight(): number {
     return this.#inFlight.size;
   }
@@ -86,7 +103,12 @@ export class Worker {
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
     await this.loop.stop();
-    if (this.#inFlight.size > 0) {
+    // Runs that never started go back at once.
+    const now0 = this.clock.now();
+    for (const f of this.#buffer.splice(0)) {
+      this.#enqueue(f, { state: 'scheduled', reason: 'released', dueAt: now0, error: null }, 'released', now0, null);
+    }
+    if (this.#executing > 0) {
       await new Promise<void>((resolve) => {
         const cancel = this.clock.setTimer(this.clock.now() + graceMs, () => resolve());
         this.#drained = () => {
@@ -108,13 +130,17 @@ export class Worker {
 
   async #claim(): Promise<number | null> {
     while (!this.#stopping) {
-      const free = this.opts.concurrency - this.#inFlight.size;
-      if (free <= 0) return null; // a settlement wakes us
-      const limit = Math.min(free, this.opts.claimBatch);
+      const limit = this.#free();
+      if (limit <= 0) return null; // a settlement wakes us
       const now = this.clock.now();
-      const res = await this.store.claimRuns({ workerId: this.opts.workerId, now, limit, leaseMs: this.opts.leaseMs });
-      for (const t of res.transitions) this.bus.emitTransition(t);
-      for (const c of res.claimed) this.#deliver(c, now);
+      this.#reserved += limit;
+      let res: ClaimResult;
+      try {
+        res = await this.store.claimRuns({ workerId: this.opts.workerId, now, limit, leaseMs: this.opts.leaseMs });
+      } finally {
+        this.#reserved -= limit;
+      }
+      this.#started(res, now);
       if (res.claimed.length < limit) break;
     }
     if (this.#stopping) return null;
@@ -124,18 +150,42 @@ export class Worker {
     return next !== null && next <= this.clock.now() ? null : next;
   }
 
-  #deliver(claimed: ClaimedRun, startedAt: number): void {
-    const abort = new AbortController();
+  /** How many more runs a claim may take now. */
+  #free(): number {
+    const room = this.opts.concurrency + this.opts.prefetch - this.#executing - this.#buffer.length - this.#reserved;
+    return Math.min(room, this.opts.claimBatch);
+  }
+
+  #started(res: ClaimResult, now: number): void {
+    for (const t of res.transitions) this.bus.emitTransition(t);
+    for (const claimed of res.claimed) {
+      const flight: InFlight = {
+        claimed,
+        abort: new AbortController(),
+        startedAt: now,
+        buffered: true,
+        done: false,
+        settled: false,
+        cancelTimeout: () => {},
+        leaseUntil: now + this.opts.leaseMs,
+      };
+      this.#inFlight.set(claimed.run.id, flight);
+      this.#buffer.push(flight);
+    }
+    this.#startBuffered();
+  }
+
+  #startBuffered(): void {
+    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) this.#deliver(this.#buffer.shift()!);
+  }
+
+  #deliver(flight: InFlight): void {
+    const { claimed, abort } = flight;
     const { run, schedule } = claimed;
-    const flight: InFlight = {
-      claimed,
-      abort,
-      startedAt,
-      settled: false,
-      cancelTimeout: () => {},
-      leaseUntil: startedAt + this.opts.leaseMs,
-    };
-    this.#inFlight.set(run.id, flight);
+    const startedAt = this.clock.now();
+    flight.startedAt = startedAt;
+    flight.buffered = false;
+    this.#executing++;
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
@@ -157,6 +207,8 @@ export class Worker {
 
   #finish(flight: InFlight, outcome: Outcome): void {
     flight.cancelTimeout();
+    if (flight.done) return; // dropped after losing its lease
+    this.#release(flight);
     if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const now = this.clock.now();
     const run = flight.claimed.run;
@@ -224,12 +276,30 @@ export class Worker {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.opts.settleBatch);
+        const settlements = batch.map((p) => p.settlement);
         let results: Awaited<ReturnType<Store['settleRuns']>>;
+        let claimed: { res: ClaimResult; now: number } | undefined;
         try {
-          results = await this.store.settleRuns(
-            batch.map((p) => p.settlement),
-            this.clock.now(),
-          );
+          const now = this.clock.now();
+          // The slots these settlements free are refilled in the same transaction when the store can.
+          const limit = this.#stopping || !this.store.settleAndClaim ? 0 : this.#free();
+          if (limit > 0) {
+            this.#reserved += limit;
+            try {
+              const both = await this.store.settleAndClaim!(settlements, {
+                workerId: this.opts.workerId,
+                now,
+                limit,
+                leaseMs: this.opts.leaseMs,
+              });
+              results = both.settled;
+              claimed = { res: both.claim, now };
+            } finally {
+              this.#reserved -= limit;
+            }
+          } else {
+            results = await this.store.settleRuns(settlements, now);
+          }
         } catch (error) {
           // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
           this.bus.emit('error', { error, where: 'settle' });
@@ -244,17 +314,27 @@ export class Worker {
           if (t) this.bus.emitTransition(t);
           else this.bus.emit('lease:lost', { runId: p.settlement.runId });
         });
+        if (claimed) this.#started(claimed.res, claimed.now);
       }
     } finally {
       this.#flushing = undefined;
     }
-    if (this.#inFlight.size === 0) this.#drained?.();
+    if (this.#executing === 0) this.#drained?.();
     if (!this.#stopping) this.loop.nudge();
+  }
+
+  /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */
+  #release(f: InFlight): void {
+    f.done = true;
+    this.#executing--;
+    if (!this.#stopping) this.#startBuffered();
   }
 
   #drop(f: InFlight, why: string): void {
     f.abort.abort(new Error(why));
     f.cancelTimeout();
+    if (f.buffered) this.#buffer = this.#buffer.filter((b) => b !== f);
+    else if (!f.done) this.#release(f);
     this.#inFlight.delete(f.claimed.run.id);
     this.bus.emit('lease:lost', { runId: f.claimed.run.id });
   }
@@ -278,7 +358,7 @@ export class Worker {
         // Reclaimed or cancelled elsewhere: stop the delivery; its settlement would be refused anyway.
         else this.#drop(f, 'lease lost');
       }
-      if (this.#inFlight.size === 0) this.#drained?.();
+      if (this.#executing === 0) this.#drained?.();
       this.loop.nudge();
     }
     return this.clock.now() + Math.floor(this.opts.leaseMs / 3);

@@ -211,6 +211,14 @@ export interface Store {
   extendLeases(leases: { runId: string; token: string }[], until: number, now: number): Promise<string[]>;
   /** Settles runs in one transaction. A settlement with a stale token is refused: its slot is null. */
   settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]>;
+  /**
+   * Optional: settles, then claims in the same transaction (one commit instead of two per worker cycle).
+   * Same rules as settleRuns followed by claimRuns.
+   */
+  settleAndClaim?(
+    settlements: Settlement[],
+    claim: ClaimRequest,
+  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }>;
   /** Running runs whose lease lapsed: back to scheduled (the attempt counts) or dead when none remain. */
   reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]>;
   /** Cancels a run that is not final yet (a running one loses its lease). */

@@ -104,6 +104,21 @@ describe('leases', () => {
     expect(released[0]!.run.attempt).toBe(0);
   });
 
+  it('graceful stop hands back prefetched runs that never started', async () => {
+    h = await harness({ concurrency: 1 });
+    h.s.handle('stuck', () => new Promise(() => {}));
+    for (const key of ['a', 'b', 'c']) {
+      await h.s.put({ key, spec: '@in 1s', target: { handler: 'stuck' }, policies: { timeoutMs: 3_600_000 } });
+    }
+    await h.clock.advance(1000);
+    expect(h.s.inFlight).toBe(2); // one delivering, one prefetched
+    await h.drive(h.s.stop({ graceMs: 2000 }));
+    expect(h.of('run:released')).toHaveLength(2);
+    expect(h.of('run:started')).toHaveLength(2);
+    const pending = await h.s.listRuns({ state: 'scheduled' });
+    expect(pending.items.map((r) => r.attempt)).toEqual([0, 0, 0]);
+  });
+
   it('reports a run that was due but never started within the grace', async () => {
     h = await harness({ roles: { materializer: true, worker: false }, notFiredGraceMs: 30_000 });
     h.s.handle('x', () => {});

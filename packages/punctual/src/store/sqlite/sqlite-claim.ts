@@ -23,13 +23,13 @@ export const PRIORITY_LEVELS = `
     FROM level WHERE level.p IS NOT NULL)
   SELECT p FROM level WHERE p IS NOT NULL`;
 
-// Searches runs_claim (priority = ?, due_at range). Waiting runs (buffer*) of a schedule that has a running
+// Searches runs_claim (priority = ?, due_at range). The waiting-overlap names are constants of the domain. Waiting runs (buffer*) of a schedule that has a running
 // run are left out so they never fill a page; keyset (due_at, id) continues a level across pages.
 export const CLAIM_CANDIDATES = `
   SELECT * FROM runs AS r
   WHERE r.state = 'scheduled' AND r.priority = @priority AND r.due_at <= @now
     AND (r.due_at, r.id) > (@afterDue, @afterId)
-    AND NOT (r.overlap IN (SELECT value FROM json_each(@waiting))
+    AND NOT (r.overlap IN (${WAITING_OVERLAPS.map((o) => `'${o}'`).join(', ')})
       AND EXISTS (SELECT 1 FROM runs AS x WHERE x.schedule_id = r.schedule_id AND x.state = 'running'))
   ORDER BY r.due_at, r.id
   LIMIT @limit`;
@@ -65,7 +65,6 @@ const SKIP_OTHER_DUE = `
   WHERE schedule_id = @scheduleId AND state = 'scheduled' AND due_at <= @now AND id <> @id
   RETURNING *`;
 
-const WAITING = JSON.stringify(WAITING_OVERLAPS);
 
 /** Candidates examined per claim, as a multiple of the limit (expired, skipped and waiting runs use some). */
 const EXAMINE_FACTOR = 4;
@@ -117,7 +116,6 @@ class Claim {
         now: this.req.now,
         afterDue,
         afterId,
-        waiting: WAITING,
         limit,
       }) as RunRow[];
       this.load(page);

@@ -140,6 +140,17 @@ export class SqliteStore implements Store {
     return settleRuns(this.sql, settlements, now);
   }
 
+  async settleAndClaim(
+    settlements: Settlement[],
+    claim: ClaimRequest,
+  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
+    // One commit for both: the inner transactions nest as savepoints.
+    return this.sql.write(() => ({
+      settled: settleRuns(this.sql, settlements, claim.now),
+      claim: claimRuns(this.sql, claim),
+    }));
+  }
+
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
     return reclaimExpiredLeases(this.sql, now, limit);
   }

@@ -25,6 +25,25 @@ export function leaseTests(ctx: Ctx): void {
     expect((await runOf(ctx.store, b!.run)).leaseExpiresAt).toBe(T0 + 1 + LEASE_MS);
   });
 
+  it('settleAndClaim (when offered) settles and claims in one step, like the two calls in turn', async () => {
+    if (!ctx.store.settleAndClaim) return;
+    const s = await create(ctx.store);
+    await addRuns(ctx.store, s, [T0, T0 + 1, T0 + 2]);
+    const c = await claimOne(ctx.store, T0 + 10);
+    const both = await ctx.store.settleAndClaim(
+      [settlement(c, { state: 'succeeded', result: null }, T0 + 20)],
+      { workerId: 'worker-1', now: T0 + 20, limit: 5, leaseMs: LEASE_MS },
+    );
+    expect(both.settled[0]).toMatchObject({ from: 'running', to: 'succeeded' });
+    expect(both.claim.claimed.map((x) => x.run.scheduledFor)).toEqual([T0 + 1, T0 + 2]);
+    const stale = await ctx.store.settleAndClaim(
+      [settlement(c, { state: 'succeeded', result: null }, T0 + 30)],
+      { workerId: 'worker-1', now: T0 + 30, limit: 5, leaseMs: LEASE_MS },
+    );
+    expect(stale.settled).toEqual([null]);
+    expect(stale.claim.claimed).toEqual([]);
+  });
+
   it('settles a success: result, finish time, lease released, attempt recorded', async () => {
     const s = await create(ctx.store);
     await addRuns(ctx.store, s, [T0]);

@@ -140,6 +140,25 @@ export function scheduleTests(ctx: Ctx): void {
     expect(edited.schedule).toMatchObject({ state: 'paused', version: 3 });
   });
 
+  it('putSchedules saves every schedule of the batch, or none of them', async () => {
+    const results = await ctx.store.putSchedules([
+      { draft: draft({ key: 'bulk-a' }), nextFireAt: T0, now: T0 },
+      { draft: draft({ key: 'bulk-b' }), nextFireAt: T0, now: T0 },
+    ]);
+    expect(results.map((r) => [r.schedule.key, r.created])).toEqual([
+      ['bulk-a', true],
+      ['bulk-b', true],
+    ]);
+    await rejectsWithCode(
+      ctx.store.putSchedules([
+        { draft: draft({ key: 'bulk-c' }), nextFireAt: T0, now: T0 },
+        { draft: draft({ key: 'bulk-a', description: 'changed' }), nextFireAt: T0, expectedVersion: 7, now: T0 },
+      ]),
+      'VERSION_CONFLICT',
+    );
+    expect(await ctx.store.getSchedule(TENANT, 'bulk-c')).toBeUndefined();
+  });
+
   it('refuses a stale expectedVersion with VERSION_CONFLICT', async () => {
     await create(ctx.store);
     const details = await rejectsWithCode(

@@ -1,0 +1,134 @@
+// The benchmark workloads, each on a fresh store: enqueue one-offs (one by one and in bulk), drain due runs
+// with a no-op handler, and firing lateness with a large backlog pending. Store-agnostic: the caller passes a
+// factory, so the same workloads run on SQLite and PostgreSQL.
+
+import { createScheduler, type Scheduler, type Store } from '../packages/punctual/src/index.js';
+import type { RunInsert } from '../packages/punctual/src/store/store.js';
+import { summary } from './stats.js';
+
+export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+async function withScheduler<T>(make: StoreFactory, fn: (s: Scheduler) => Promise<T>, concurrency = 10): Promise<T> {
+  const { store, cleanup } = await make();
+  const s = createScheduler({ store, concurrency, notFiredGraceMs: 3_600_000 });
+  s.handle('noop', () => {});
+  try {
+    await s.migrate();
+    return await fn(s);
+  } finally {
+    await s.close();
+    await cleanup();
+  }
+}
+
+export async function enqueueOneByOne(make: StoreFactory, n: number): Promise<{ perSecond: number }> {
+  return withScheduler(make, async (s) => {
+    const base = Date.now() + 86_400_000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      await s.put({ key: `one-${i}`, spec: `@at ${new Date(base + i * 1000).toISOString()}`, target: { handler: 'noop' } });
+    }
+    return { perSecond: Math.round(n / ((performance.now() - t0) / 1000)) };
+  });
+}
+
+export async function enqueueBulk(make: StoreFactory, n: number, batch = 1000): Promise<{ perSecond: number }> {
+  return withScheduler(make, async (s) => {
+    const base = Date.now() + 86_400_000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i += batch) {
+      const inputs = [];
+      for (let j = i; j < Math.min(n, i + batch); j++) {
+        inputs.push({ key: `bulk-${j}`, spec: `@at ${new Date(base + j * 1000).toISOString()}`, target: { handler: 'noop' } });
+      }
+      await s.putMany(inputs);
+    }
+    return { perSecond: Math.round(n / ((performance.now() - t0) / 1000)) };
+  });
+}
+
+async function backlog(s: Scheduler, scheduleId: string, n: number, due: (i: number) => number, kind: 'manual' | 'scheduled'): Promise<void> {
+  const batch = 10_000;
+  for (let i = 0; i < n; i += batch) {
+    const runs: RunInsert[] = [];
+    for (let j = i; j < Math.min(n, i + batch); j++) {
+      const at = due(j);
+      runs.push({
+        tenantId: 'default',
+        scheduleId,
+        scheduleKey: 'backlog',
+        scheduleVersion: 1,
+        kind,
+        unique: kind !== 'manual',
+        scheduledFor: at,
+        dueAt: at,
+        expiresAt: null,
+        priority: 0,
+        maxAttempts: 3,
+        overlap: 'allow',
+        payload: null,
+        state: 'scheduled',
+        reason: null,
+        details: null,
+      });
+    }
+    await s.store.insertRuns(runs, Date.now());
+  }
+}
+
+export async function drain(make: StoreFactory, n: number, concurrency = 10): Promise<{ perSecond: number }> {
+  return withScheduler(
+    make,
+    async (s) => {
+      const { schedule } = await s.put({ key: 'backlog', spec: '@yearly', target: { handler: 'noop' } });
+      const now = Date.now();
+      await backlog(s, schedule.id, n, () => now - 1000, 'manual');
+      let done = 0;
+      const finished = new Promise<void>((resolve) => {
+        s.on('run:succeeded', () => {
+          if (++done === n) resolve();
+        });
+      });
+      const t0 = performance.now();
+      await s.start();
+      await finished;
+      return { perSecond: Math.round(n / ((performance.now() - t0) / 1000)) };
+    },
+    concurrency,
+  );
+}
+
+export async function firingLateness(
+  make: StoreFactory,
+  opts: { runs: number; spreadMs: number; pending: number },
+): Promise<{ p50: number; p99: number; max: number; n: number; missed: number }> {
+  return withScheduler(make, async (s) => {
+    const { schedule } = await s.put({ key: 'backlog', spec: '@yearly', target: { handler: 'noop' } });
+    const now = Date.now();
+    const DAY = 86_400_000;
+    await backlog(s, schedule.id, opts.pending, (i) => now + DAY + ((i * 7919) % (29 * DAY)), 'scheduled');
+    const lateness: number[] = [];
+    s.handle('measure', (ctx) => {
+      lateness.push(Date.now() - ctx.run.scheduledFor);
+    });
+    await s.start();
+    const start = Date.now() + 2000;
+    const step = opts.spreadMs / opts.runs;
+    await s.putMany(
+      Array.from({ length: opts.runs }, (_, i) => ({
+        key: `fire-${i}`,
+        spec: `@at ${new Date(Math.round(start + i * step)).toISOString()}`,
+        target: { handler: 'measure' },
+      })),
+    );
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (lateness.length >= opts.runs || Date.now() > start + opts.spreadMs + 10_000) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 100);
+    });
+    return { ...summary(lateness), missed: opts.runs - lateness.length };
+  });
+}
