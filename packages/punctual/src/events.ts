@@ -29,6 +29,8 @@ export interface PunctualEvents {
   'schedule:completed': { tenantId: string; scheduleId: string };
   /** Materialisation of one schedule step (lag = now - nextFireAt when it was picked up). */
   'materializer:advanced': { scheduleId: string; runs: number; lagMs: number };
+  /** The offset to the store's clock was measured; `skewed` when it is above the warning threshold. */
+  'clock:offset': { offsetMs: number; skewed: boolean };
   /** Something failed inside the engine (store unreachable, a listener threw); the engine carries on. */
   error: { error: unknown; where: string };
 }
@@ -77,7 +79,8 @@ export class EventBus {
         this.emit('run:started', { run });
         return;
       case 'dead':
-        if (t.from === 'running' && run.error?.code === 'LEASE_EXPIRED') this.emit('lease:reclaimed', { run });
+        if (t.from === 'running' && run.error?.code === 'LEASE_EXPIRED')
+          this.emit('lease:reclaimed', { run });
         this.emit('run:dead', { run });
         return;
       default:

@@ -41,6 +41,12 @@ export interface SchedulerOptions {
   roles?: { materializer?: boolean; worker?: boolean };
   /** Random source for backoff jitter. Default Math.random. */
   random?: () => number;
+  /**
+   * With a store that offers it (PostgreSQL), the clock is corrected by the measured offset to the store's
+   * server, measured at start and every `intervalMs` (default 60 s); offsets above `warnAboveMs` (default
+   * 1000) are reported as skewed.
+   */
+  clockSync?: { enabled?: boolean; intervalMs?: number; warnAboveMs?: number };
 }
 
 export interface ResolvedOptions {
@@ -59,6 +65,7 @@ export interface ResolvedOptions {
   maxResultBytes: number;
   roles: { materializer: boolean; worker: boolean };
   random: () => number;
+  clockSync: { enabled: boolean; intervalMs: number; warnAboveMs: number };
 }
 
 const DAY = 86_400_000;
@@ -93,5 +100,10 @@ export function resolveOptions(o: SchedulerOptions, defaultWorkerId: string): Re
     maxResultBytes: positive('maxResultBytes', o.maxResultBytes, 64 * 1024),
     roles: { materializer: o.roles?.materializer ?? true, worker: o.roles?.worker ?? true },
     random: o.random ?? Math.random,
+    clockSync: Object.freeze({
+      enabled: o.clockSync?.enabled ?? true,
+      intervalMs: positive('clockSync.intervalMs', o.clockSync?.intervalMs, 60_000),
+      warnAboveMs: positive('clockSync.warnAboveMs', o.clockSync?.warnAboveMs, 1_000),
+    }),
   });
 }

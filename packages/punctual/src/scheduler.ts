@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Clock } from './clock.js';
+import { offsetClock, type Clock } from './clock.js';
+import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
 import { Housekeeper } from './engine/housekeeper.js';
 import { Materializer } from './engine/materializer.js';
@@ -34,6 +35,8 @@ export class Scheduler extends TenantApi {
   readonly #reaper: Reaper;
   readonly #housekeeper: Housekeeper;
   readonly #tenants = new Map<string, TenantApi>();
+  readonly #offset: { ms: number };
+  #clockSync: Loop | undefined;
   #started = false;
   #migrated = false;
   #unwake: (() => void) | undefined;
@@ -45,7 +48,11 @@ export class Scheduler extends TenantApi {
     const targets = new Map<TargetKind, TargetDriver>();
     // The engine exists only after super(): the hooks are bound to it just below.
     const hooks: EngineHooks = { scheduleChanged: () => {}, runsInserted: () => {} };
-    super(options.tenantId, store, options.clock, bus, targets, hooks);
+    // The engine's clock: the given clock corrected by the measured offset to a shared store's server.
+    const offset = { ms: 0 };
+    const clock: Clock = offsetClock(options.clock, () => offset.ms);
+    super(options.tenantId, store, clock, bus, targets, hooks);
+    this.#offset = offset;
     hooks.scheduleChanged = (at) => this.scheduleChanged(at);
     hooks.runsInserted = (at) => this.wakeWorker(at);
     this.options = options;
@@ -53,7 +60,6 @@ export class Scheduler extends TenantApi {
     this.#targets = targets;
     targets.set('handler', this.#handlers);
     for (const t of opts.targets ?? []) targets.set(t.kind, t);
-    const clock: Clock = options.clock;
     const specs = new SpecCache();
     this.#worker = new Worker(store, clock, bus, targets, {
       workerId: options.workerId,
@@ -82,6 +88,24 @@ export class Scheduler extends TenantApi {
       (dueAt) => this.#worker.wake(dueAt),
     );
     this.#reaper = new Reaper(store, clock, bus, options.reapIntervalMs, () => this.#worker.wake());
+    if (store.measureClockOffset && options.clockSync.enabled) {
+      const measure = store.measureClockOffset.bind(store);
+      this.#clockSync = new Loop(
+        'clock sync',
+        options.clock,
+        bus,
+        async () => {
+          const ms = await measure(() => options.clock.now());
+          offset.ms = Math.round(ms);
+          bus.emit('clock:offset', {
+            offsetMs: offset.ms,
+            skewed: Math.abs(ms) > options.clockSync.warnAboveMs,
+          });
+          return options.clock.now() + options.clockSync.intervalMs;
+        },
+        { maxSleepMs: options.clockSync.intervalMs, errorBackoffMs: 5_000 },
+      );
+    }
     this.#housekeeper = new Housekeeper(store, clock, bus, {
       notFiredGraceMs: options.notFiredGraceMs,
       intervalMs: Math.min(options.notFiredGraceMs, 30_000),
@@ -108,7 +132,7 @@ export class Scheduler extends TenantApi {
     if (tenantId === this.tenantId) return this;
     let api = this.#tenants.get(tenantId);
     if (!api) {
-      api = new TenantApi(tenantId, this.store, this.options.clock, this.#bus, this.#targets, {
+      api = new TenantApi(tenantId, this.store, this.clock, this.#bus, this.#targets, {
         scheduleChanged: (at) => this.scheduleChanged(at),
         runsInserted: (at) => this.wakeWorker(at),
       });
@@ -127,6 +151,16 @@ export class Scheduler extends TenantApi {
   async start(): Promise<void> {
     if (this.#started) return;
     await this.migrate();
+    if (this.#clockSync && this.store.measureClockOffset) {
+      // Measure before anything is claimed, then keep measuring in the background.
+      const ms = await this.store.measureClockOffset(() => this.options.clock.now());
+      this.#offset.ms = Math.round(ms);
+      this.#bus.emit('clock:offset', {
+        offsetMs: this.#offset.ms,
+        skewed: Math.abs(ms) > this.options.clockSync.warnAboveMs,
+      });
+      this.#clockSync.start(this.options.clock.now() + this.options.clockSync.intervalMs);
+    }
     this.#started = true;
     const roles = this.options.roles;
     if (roles.materializer) this.#materializer.loop.start();
@@ -155,6 +189,12 @@ export class Scheduler extends TenantApi {
     await this.#worker.stop(opts.graceMs ?? this.options.shutdownGraceMs);
     await this.#reaper.loop.stop();
     await this.#housekeeper.loop.stop();
+    await this.#clockSync?.stop();
+  }
+
+  /** The last measured offset to the store's clock, in ms (0 for a store without one). */
+  get clockOffsetMs(): number {
+    return this.#offset.ms;
   }
 
   /** Stops and closes the store. */

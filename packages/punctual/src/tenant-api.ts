@@ -5,7 +5,13 @@
 import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
-import { normalizeSchedule, parseInstant, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
+import {
+  normalizeSchedule,
+  parseInstant,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleState,
+} from './domain/schedule.js';
 import type { CompiledSpec } from './domain/spec/compiled-spec.js';
 import { compileSpec } from './domain/spec/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
@@ -38,7 +44,8 @@ export class TenantApi {
   constructor(
     readonly tenantId: string,
     readonly store: Store,
-    private readonly clock: Clock,
+    /** The engine's clock (corrected by the offset to a shared store's server). */
+    readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
     private readonly hooks: EngineHooks,
@@ -67,7 +74,8 @@ export class TenantApi {
         const existing = await this.store.getSchedule(this.tenantId, input?.key);
         reqs.push(this.#prepare(input, existing, now, undefined));
       } catch (e) {
-        if (e instanceof PunctualError) throw new PunctualError(e.code, `schedule ${index}: ${e.message}`, { ...e.details, index });
+        if (e instanceof PunctualError)
+          throw new PunctualError(e.code, `schedule ${index}: ${e.message}`, { ...e.details, index });
         throw e;
       }
     }
@@ -75,12 +83,19 @@ export class TenantApi {
     return results.map((r) => this.#announce(r));
   }
 
-  #prepare(input: ScheduleInput, existing: Schedule | undefined, now: number, expectedVersion: number | undefined): PutScheduleRequest {
+  #prepare(
+    input: ScheduleInput,
+    existing: Schedule | undefined,
+    now: number,
+    expectedVersion: number | undefined,
+  ): PutScheduleRequest {
     const createdAt = existing?.createdAt ?? now;
     const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt });
     const driver = this.targets.get(targetKind(draft.target));
     if (!driver) {
-      throw new PunctualError('SCHEDULE_INVALID', `target kind ${targetKind(draft.target)} is not enabled`, { field: 'target' });
+      throw new PunctualError('SCHEDULE_INVALID', `target kind ${targetKind(draft.target)} is not enabled`, {
+        field: 'target',
+      });
     }
     driver.validate?.(draft.target, draft.payload);
     const spec = compileSpec(draft.spec, {
@@ -112,7 +127,15 @@ export class TenantApi {
     return s;
   }
 
-  list(q: { state?: ScheduleState; targetKind?: string; keyPrefix?: string; cursor?: string; limit?: number } = {}): Promise<Page<Schedule>> {
+  list(
+    q: {
+      state?: ScheduleState;
+      targetKind?: string;
+      keyPrefix?: string;
+      cursor?: string;
+      limit?: number;
+    } = {},
+  ): Promise<Page<Schedule>> {
     return this.store.listSchedules({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
   }
 
@@ -144,7 +167,13 @@ export class TenantApi {
     const s = await this.require(key);
     if (s.state !== 'paused') return s;
     const now = this.clock.now();
-    const spec = compileSpec(s.spec, { tz: s.tz, now, anchor: s.startAt ?? s.createdAt, startAt: s.startAt, endAt: s.endAt });
+    const spec = compileSpec(s.spec, {
+      tz: s.tz,
+      now,
+      anchor: s.startAt ?? s.createdAt,
+      startAt: s.startAt,
+      endAt: s.endAt,
+    });
     const skipped: RunInsert[] = [];
     let t = s.nextFireAt;
     while (t !== null && t < now && skipped.length < s.policies.maxCatchup) {
@@ -153,10 +182,19 @@ export class TenantApi {
     }
     if (t !== null && t < now) {
       skipped.push(
-        this.#insert(s, 'scheduled', t, { state: 'skipped', reason: 'paused', unique: false, details: { from: t, until: now } }),
+        this.#insert(s, 'scheduled', t, {
+          state: 'skipped',
+          reason: 'paused',
+          unique: false,
+          details: { from: t, until: now },
+        }),
       );
     }
-    const res = await this.store.resumeSchedule(this.tenantId, key, { nextFireAt: spec.nextAfter(now - 1), skipped, now });
+    const res = await this.store.resumeSchedule(this.tenantId, key, {
+      nextFireAt: spec.nextAfter(now - 1),
+      skipped,
+      now,
+    });
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const tr of res.transitions) this.bus.emitTransition(tr);
     this.bus.emit('schedule:resumed', { schedule: res.schedule });
@@ -169,7 +207,12 @@ export class TenantApi {
     const s = await this.require(key);
     const now = this.clock.now();
     const [t] = await this.store.insertRuns(
-      [this.#insert(s, 'manual', now, { unique: false, payload: opts.payload === undefined ? null : opts.payload })],
+      [
+        this.#insert(s, 'manual', now, {
+          unique: false,
+          payload: opts.payload === undefined ? null : opts.payload,
+        }),
+      ],
       now,
     );
     if (!t) throw new Error('trigger inserted no run');
@@ -182,7 +225,10 @@ export class TenantApi {
    * One run per occurrence of the spec in [from, to) that has no run yet (kind backfill). `to` may not be in
    * the future; at most the schedule's maxCatchup runs.
    */
-  async backfill(key: string, range: { from: string | number | Date; to: string | number | Date }): Promise<Run[]> {
+  async backfill(
+    key: string,
+    range: { from: string | number | Date; to: string | number | Date },
+  ): Promise<Run[]> {
     const s = await this.require(key);
     const now = this.clock.now();
     const from = parseInstant(range.from, 'from');
@@ -190,14 +236,25 @@ export class TenantApi {
     if (from === null || to === null || to <= from) {
       throw new PunctualError('SCHEDULE_INVALID', 'backfill needs from < to', { field: 'to' });
     }
-    if (to > now) throw new PunctualError('SCHEDULE_INVALID', 'backfill cannot reach into the future', { field: 'to' });
-    const spec = compileSpec(s.spec, { tz: s.tz, now, anchor: s.startAt ?? s.createdAt, startAt: s.startAt, endAt: s.endAt });
+    if (to > now)
+      throw new PunctualError('SCHEDULE_INVALID', 'backfill cannot reach into the future', { field: 'to' });
+    const spec = compileSpec(s.spec, {
+      tz: s.tz,
+      now,
+      anchor: s.startAt ?? s.createdAt,
+      startAt: s.startAt,
+      endAt: s.endAt,
+    });
     const runs: RunInsert[] = [];
     for (let t = spec.nextAfter(from - 1); t !== null && t < to; t = spec.nextAfter(t)) {
       if (runs.length >= s.policies.maxCatchup) {
-        throw new PunctualError('SCHEDULE_INVALID', `backfill range holds more than maxCatchup (${s.policies.maxCatchup}) occurrences`, {
-          field: 'to',
-        });
+        throw new PunctualError(
+          'SCHEDULE_INVALID',
+          `backfill range holds more than maxCatchup (${s.policies.maxCatchup}) occurrences`,
+          {
+            field: 'to',
+          },
+        );
       }
       runs.push(this.#insert(s, 'backfill', t, { unique: true, dueAt: now }));
     }
@@ -211,7 +268,16 @@ export class TenantApi {
     return this.store.getRun(this.tenantId, id);
   }
 
-  listRuns(q: { scheduleKey?: string; state?: RunState; from?: number; to?: number; cursor?: string; limit?: number } = {}): Promise<Page<Run>> {
+  listRuns(
+    q: {
+      scheduleKey?: string;
+      state?: RunState;
+      from?: number;
+      to?: number;
+      cursor?: string;
+      limit?: number;
+    } = {},
+  ): Promise<Page<Run>> {
     return this.store.listRuns({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
   }
 
@@ -260,7 +326,9 @@ export class TenantApi {
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return 100;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new PunctualError('SCHEDULE_INVALID', 'limit must be an integer between 1 and 1000', { field: 'limit' });
+    throw new PunctualError('SCHEDULE_INVALID', 'limit must be an integer between 1 and 1000', {
+      field: 'limit',
+    });
   }
   return limit;
 }

@@ -54,7 +54,8 @@ export function planMaterialization(
   const windowStart = now - p.catchupWindowMs;
   let fired = 0;
   let t = schedule.nextFireAt;
-  const remaining = (): boolean => schedule.maxRuns === null || schedule.firedCount + fired < schedule.maxRuns;
+  const remaining = (): boolean =>
+    schedule.maxRuns === null || schedule.firedCount + fired < schedule.maxRuns;
 
   const toRun = (at: number): PlannedRun => ({
     scheduledFor: at,
@@ -64,7 +65,11 @@ export function planMaterialization(
     reason: null,
     details: null,
   });
-  const skipped = (at: number, reason: RunReason, details: Record<string, Json> | null = null): PlannedRun => ({
+  const skipped = (
+    at: number,
+    reason: RunReason,
+    details: Record<string, Json> | null = null,
+  ): PlannedRun => ({
     scheduledFor: at,
     dueAt: at,
     expiresAt: null,
@@ -89,7 +94,9 @@ export function planMaterialization(
   if (t !== null && t < lateBefore) {
     const first = t;
     t = nextAfter(lateBefore - 1);
-    runs.push(skipped(first, 'catchupCap', { from: first, until: t ?? lateBefore, maxCatchup: p.maxCatchup }));
+    runs.push(
+      skipped(first, 'catchupCap', { from: first, until: t ?? lateBefore, maxCatchup: p.maxCatchup }),
+    );
   }
   missed.forEach((at, i) => {
     const runIt = p.misfire === 'runAll' || (p.misfire === 'runOnce' && i === missed.length - 1);

@@ -22,7 +22,13 @@ export type NextState =
  * Applies the retry and check-again policies to an outcome. `run.attempt` is the attempt that just ended;
  * `random` in [0, 1) drives backoff jitter.
  */
-export function nextStateFor(run: Run, outcome: Outcome, policies: Policies, now: number, random: number): NextState {
+export function nextStateFor(
+  run: Run,
+  outcome: Outcome,
+  policies: Policies,
+  now: number,
+  random: number,
+): NextState {
   switch (outcome.type) {
     case 'ok':
       return { state: 'succeeded', result: outcome.result ?? null };
@@ -37,13 +43,19 @@ export function nextStateFor(run: Run, outcome: Outcome, policies: Policies, now
       if (run.checks + 1 > policies.maxChecks) {
         return {
           state: 'dead',
-          error: { code: 'CHECK_LIMIT_REACHED', message: `check-again asked more than maxChecks (${policies.maxChecks}) times` },
+          error: {
+            code: 'CHECK_LIMIT_REACHED',
+            message: `check-again asked more than maxChecks (${policies.maxChecks}) times`,
+          },
         };
       }
       if (outcome.at > run.scheduledFor + policies.checkHorizonMs) {
         return {
           state: 'dead',
-          error: { code: 'CHECK_LIMIT_REACHED', message: 'check-again asked for an instant past the check horizon' },
+          error: {
+            code: 'CHECK_LIMIT_REACHED',
+            message: 'check-again asked for an instant past the check horizon',
+          },
         };
       }
       return { state: 'scheduled', reason: 'checkAgain', dueAt: Math.max(outcome.at, now), error: null };

@@ -42,7 +42,13 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 export const DEFAULT_POLICIES: Policies = Object.freeze({
-  retry: Object.freeze({ maxAttempts: 3, backoff: 'exponential', delayMs: 1_000, maxDelayMs: HOUR, jitter: true }),
+  retry: Object.freeze({
+    maxAttempts: 3,
+    backoff: 'exponential',
+    delayMs: 1_000,
+    maxDelayMs: HOUR,
+    jitter: true,
+  }),
   timeoutMs: 60_000,
   overlap: 'allow',
   misfire: 'runOnce',
@@ -69,7 +75,8 @@ function int(v: unknown, field: string, min: number, max: number): number {
 }
 
 function oneOf<T extends string>(v: unknown, field: string, allowed: readonly T[]): T {
-  if (typeof v !== 'string' || !allowed.includes(v as T)) throw invalid(field, `must be one of ${allowed.join(', ')}`);
+  if (typeof v !== 'string' || !allowed.includes(v as T))
+    throw invalid(field, `must be one of ${allowed.join(', ')}`);
   return v as T;
 }
 
@@ -84,26 +91,46 @@ export function resolvePolicies(input: unknown): Policies {
   const r = (p.retry ?? {}) as Record<string, unknown>;
   if (typeof r !== 'object' || Array.isArray(r)) throw invalid('retry', 'must be an object');
   const retryKnown = new Set(Object.keys(d.retry));
-  for (const k of Object.keys(r)) if (!retryKnown.has(k)) throw invalid(`retry.${k}`, 'is not a known retry setting');
+  for (const k of Object.keys(r))
+    if (!retryKnown.has(k)) throw invalid(`retry.${k}`, 'is not a known retry setting');
   const retry: RetryPolicy = {
-    maxAttempts: r.maxAttempts === undefined ? d.retry.maxAttempts : int(r.maxAttempts, 'retry.maxAttempts', 1, 1000),
-    backoff: r.backoff === undefined ? d.retry.backoff : oneOf(r.backoff, 'retry.backoff', ['fixed', 'exponential']),
+    maxAttempts:
+      r.maxAttempts === undefined ? d.retry.maxAttempts : int(r.maxAttempts, 'retry.maxAttempts', 1, 1000),
+    backoff:
+      r.backoff === undefined ? d.retry.backoff : oneOf(r.backoff, 'retry.backoff', ['fixed', 'exponential']),
     delayMs: r.delayMs === undefined ? d.retry.delayMs : int(r.delayMs, 'retry.delayMs', 0, 30 * DAY),
-    maxDelayMs: r.maxDelayMs === undefined ? d.retry.maxDelayMs : int(r.maxDelayMs, 'retry.maxDelayMs', 0, 30 * DAY),
-    jitter: r.jitter === undefined ? d.retry.jitter : typeof r.jitter === 'boolean' ? r.jitter : bad('retry.jitter'),
+    maxDelayMs:
+      r.maxDelayMs === undefined ? d.retry.maxDelayMs : int(r.maxDelayMs, 'retry.maxDelayMs', 0, 30 * DAY),
+    jitter:
+      r.jitter === undefined
+        ? d.retry.jitter
+        : typeof r.jitter === 'boolean'
+          ? r.jitter
+          : bad('retry.jitter'),
   };
-  const deadline = p.deadlineMs === undefined ? d.deadlineMs : p.deadlineMs === null ? null : int(p.deadlineMs, 'deadlineMs', 1, 365 * DAY);
+  const deadline =
+    p.deadlineMs === undefined
+      ? d.deadlineMs
+      : p.deadlineMs === null
+        ? null
+        : int(p.deadlineMs, 'deadlineMs', 1, 365 * DAY);
   return Object.freeze({
     retry: Object.freeze(retry),
     timeoutMs: p.timeoutMs === undefined ? d.timeoutMs : int(p.timeoutMs, 'timeoutMs', 1, DAY),
     overlap: p.overlap === undefined ? d.overlap : oneOf(p.overlap, 'overlap', OVERLAPS),
     misfire: p.misfire === undefined ? d.misfire : oneOf(p.misfire, 'misfire', MISFIRES),
-    catchupWindowMs: p.catchupWindowMs === undefined ? d.catchupWindowMs : int(p.catchupWindowMs, 'catchupWindowMs', 0, 365 * DAY),
+    catchupWindowMs:
+      p.catchupWindowMs === undefined
+        ? d.catchupWindowMs
+        : int(p.catchupWindowMs, 'catchupWindowMs', 0, 365 * DAY),
     maxCatchup: p.maxCatchup === undefined ? d.maxCatchup : int(p.maxCatchup, 'maxCatchup', 1, 100_000),
     deadlineMs: deadline,
     priority: p.priority === undefined ? d.priority : int(p.priority, 'priority', -1000, 1000),
     maxChecks: p.maxChecks === undefined ? d.maxChecks : int(p.maxChecks, 'maxChecks', 0, 10_000),
-    checkHorizonMs: p.checkHorizonMs === undefined ? d.checkHorizonMs : int(p.checkHorizonMs, 'checkHorizonMs', 0, 3650 * DAY),
+    checkHorizonMs:
+      p.checkHorizonMs === undefined
+        ? d.checkHorizonMs
+        : int(p.checkHorizonMs, 'checkHorizonMs', 0, 3650 * DAY),
   });
 }
 

@@ -21,7 +21,7 @@ export interface ScheduleInput {
   tz?: string | undefined;
   target: Target;
   payload?: Json | undefined;
-  policies?: Partial<Omit<Policies, 'retry'>> & { retry?: Partial<Policies['retry']> } | undefined;
+  policies?: (Partial<Omit<Policies, 'retry'>> & { retry?: Partial<Policies['retry']> }) | undefined;
   /** ISO-8601 string, epoch milliseconds, or Date. */
   startAt?: string | number | Date | null | undefined;
   endAt?: string | number | Date | null | undefined;
@@ -89,25 +89,37 @@ export function normalizeSchedule(
 ): ScheduleDraft {
   if (typeof input !== 'object' || input === null) throw field('schedule', 'must be an object');
   if (typeof input.key !== 'string' || !KEY_RE.test(input.key)) {
-    throw field('key', 'must be 1-200 characters of letters, digits and . _ : @ - (not starting with . : @ -)');
+    throw field(
+      'key',
+      'must be 1-200 characters of letters, digits and . _ : @ - (not starting with . : @ -)',
+    );
   }
-  if (typeof input.spec !== 'string' || input.spec.trim() === '') throw new PunctualError('SPEC_INVALID', 'spec must be a non-empty string', { field: 'spec' });
-  if (input.spec.length > 4096) throw new PunctualError('SPEC_INVALID', 'spec is longer than 4096 characters', { field: 'spec' });
-  if (input.tz !== undefined && typeof input.tz !== 'string') throw new PunctualError('TIME_ZONE_UNKNOWN', 'tz must be a string naming an IANA zone', { field: 'tz' });
+  if (typeof input.spec !== 'string' || input.spec.trim() === '')
+    throw new PunctualError('SPEC_INVALID', 'spec must be a non-empty string', { field: 'spec' });
+  if (input.spec.length > 4096)
+    throw new PunctualError('SPEC_INVALID', 'spec is longer than 4096 characters', { field: 'spec' });
+  if (input.tz !== undefined && typeof input.tz !== 'string')
+    throw new PunctualError('TIME_ZONE_UNKNOWN', 'tz must be a string naming an IANA zone', { field: 'tz' });
   const startAt = parseInstant(input.startAt, 'startAt');
   const endAt = parseInstant(input.endAt, 'endAt');
   if (startAt !== null && endAt !== null && endAt <= startAt) {
-    throw new PunctualError('BOUNDS_INVALID', 'endAt must be after startAt', { field: 'endAt', startAt, endAt });
+    throw new PunctualError('BOUNDS_INVALID', 'endAt must be after startAt', {
+      field: 'endAt',
+      startAt,
+      endAt,
+    });
   }
   let maxRuns: number | null = null;
   if (input.maxRuns !== undefined && input.maxRuns !== null) {
-    if (!Number.isInteger(input.maxRuns) || input.maxRuns < 1) throw field('maxRuns', 'must be a positive integer');
+    if (!Number.isInteger(input.maxRuns) || input.maxRuns < 1)
+      throw field('maxRuns', 'must be a positive integer');
     maxRuns = input.maxRuns;
   }
   let jitterMs = 0;
   if (input.jitter !== undefined) {
     jitterMs = typeof input.jitter === 'number' ? input.jitter : parseDuration(input.jitter);
-    if (!Number.isInteger(jitterMs) || jitterMs < 0 || jitterMs > 24 * 3_600_000) throw field('jitter', 'must be between 0 and 24h');
+    if (!Number.isInteger(jitterMs) || jitterMs < 0 || jitterMs > 24 * 3_600_000)
+      throw field('jitter', 'must be between 0 and 24h');
   }
   const target = parseTarget(input.target);
   const policies = resolvePolicies(input.policies);

@@ -41,8 +41,99 @@ export function parseTarget(input: unknown): Target {
     }
     return { handler: value };
   }
-  if (typeof value !== 'object' || value === null || typeof (value as { url?: unknown }).url !== 'string') {
-    throw new PunctualError('SCHEDULE_INVALID', 'target.webhook.url must be a URL', { field: 'target.webhook.url' });
+  return { webhook: parseWebhook(value) };
+}
+
+export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+/** Headers a webhook target may not set: the driver owns framing, the host and the Standard Webhooks headers. */
+const RESERVED_HEADERS = new Set([
+  'content-length',
+  'host',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const WEBHOOK_FIELDS = ['url', 'method', 'headers', 'timeoutMs'];
+
+function webhookInvalid(field: string, why: string): PunctualError {
+  return new PunctualError('SCHEDULE_INVALID', `target.webhook${field ? `.${field}` : ''} ${why}`, {
+    field: `target.webhook${field ? `.${field}` : ''}`,
+  });
+}
+
+/**
+ * Validates a webhook target's shape: an absolute http(s) URL without credentials (at most 2048 characters),
+ * POST, PUT or PATCH, at most 20 headers with token names, string values and no reserved name, and a
+ * timeout of 100 ms to 60 s. Whether the host's address is allowed is the webhook driver's check.
+ */
+function parseWebhook(value: unknown): WebhookTarget['webhook'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw webhookInvalid('', 'must be an object such as { "url": "https://example.com/hook" }');
   }
-  return { webhook: { ...(value as WebhookTarget['webhook']) } };
+  const v = value as Record<string, unknown>;
+  for (const k of Object.keys(v)) {
+    if (!WEBHOOK_FIELDS.includes(k))
+      throw webhookInvalid(k, `is not a webhook field (${WEBHOOK_FIELDS.join(', ')})`);
+  }
+  if (typeof v.url !== 'string' || v.url.length === 0) throw webhookInvalid('url', 'must be a URL');
+  if (v.url.length > 2048) throw webhookInvalid('url', 'must be at most 2048 characters');
+  let url: URL;
+  try {
+    url = new URL(v.url);
+  } catch {
+    throw webhookInvalid('url', 'must be an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw webhookInvalid('url', 'must use http or https');
+  if (url.username !== '' || url.password !== '') {
+    throw webhookInvalid('url', 'must not carry credentials (use headers instead)');
+  }
+  if (url.hostname === '') throw webhookInvalid('url', 'must name a host');
+  const out: WebhookTarget['webhook'] = { url: v.url };
+  if (v.method !== undefined) {
+    const m = typeof v.method === 'string' ? v.method.toUpperCase() : '';
+    if (!(WEBHOOK_METHODS as readonly string[]).includes(m)) {
+      throw webhookInvalid('method', `must be one of ${WEBHOOK_METHODS.join(', ')}`);
+    }
+    out.method = m;
+  }
+  if (v.headers !== undefined) {
+    if (typeof v.headers !== 'object' || v.headers === null || Array.isArray(v.headers)) {
+      throw webhookInvalid('headers', 'must be an object of header names to string values');
+    }
+    const entries = Object.entries(v.headers as Record<string, unknown>);
+    if (entries.length > 20) throw webhookInvalid('headers', 'must have at most 20 entries');
+    const headers: Record<string, string> = {};
+    const seen = new Set<string>();
+    for (const [name, val] of entries) {
+      const lower = name.toLowerCase();
+      if (!TOKEN.test(name)) throw webhookInvalid(`headers.${name}`, 'is not a valid header name');
+      if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) {
+        throw webhookInvalid(`headers.${name}`, 'is reserved: the webhook driver sets it');
+      }
+      if (seen.has(lower))
+        throw webhookInvalid(`headers.${name}`, 'is given twice (header names ignore case)');
+      seen.add(lower);
+      if (typeof val !== 'string') throw webhookInvalid(`headers.${name}`, 'must be a string');
+      if (val.length > 4096 || /[\r\n\0]/.test(val)) {
+        throw webhookInvalid(`headers.${name}`, 'must be at most 4096 characters with no line breaks');
+      }
+      headers[name] = val;
+    }
+    out.headers = headers;
+  }
+  if (v.timeoutMs !== undefined) {
+    const t = v.timeoutMs;
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 100 || t > 60_000) {
+      throw webhookInvalid('timeoutMs', 'must be an integer between 100 and 60000');
+    }
+    out.timeoutMs = t;
+  }
+  return out;
 }

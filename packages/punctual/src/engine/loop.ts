@@ -32,9 +32,11 @@ export class Loop {
     private readonly opts: LoopOptions,
   ) {}
 
-  start(): void {
+  /** Starts the loop: runs the body now, or first at `at`. */
+  start(at?: number): void {
     this.#stopped = false;
-    this.nudge();
+    if (at === undefined) this.nudge();
+    else this.#arm(at);
   }
 
   /** Stops arming timers and resolves when the current round (if any) has finished. */
@@ -73,7 +75,8 @@ export class Loop {
     } catch (error) {
       this.#errors++;
       this.bus.emit('error', { error, where: this.name });
-      next = this.clock.now() + Math.min(this.opts.maxSleepMs, this.opts.errorBackoffMs * 2 ** (this.#errors - 1));
+      next =
+        this.clock.now() + Math.min(this.opts.maxSleepMs, this.opts.errorBackoffMs * 2 ** (this.#errors - 1));
     } finally {
       this.#running = false;
     }

@@ -17,7 +17,10 @@ export class Reaper {
     private readonly intervalMs: number,
     private readonly onReclaimed: () => void,
   ) {
-    this.loop = new Loop('reaper', clock, bus, () => this.#reap(), { maxSleepMs: intervalMs, errorBackoffMs: 1000 });
+    this.loop = new Loop('reaper', clock, bus, () => this.#reap(), {
+      maxSleepMs: intervalMs,
+      errorBackoffMs: 1000,
+    });
   }
 
   async #reap(): Promise<number> {

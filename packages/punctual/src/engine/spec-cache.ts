@@ -20,7 +20,13 @@ export class SpecCache {
     if (cached) return cached;
     let c: CompiledSpec;
     try {
-      c = compileSpec(s.spec, { tz: s.tz, now, anchor: s.startAt ?? s.createdAt, startAt: s.startAt, endAt: s.endAt });
+      c = compileSpec(s.spec, {
+        tz: s.tz,
+        now,
+        anchor: s.startAt ?? s.createdAt,
+        startAt: s.startAt,
+        endAt: s.endAt,
+      });
     } catch (e) {
       if (!isPunctualError(e, 'SPEC_NEVER_FIRES')) throw e;
       c = NEVER;

@@ -73,7 +73,10 @@ export class Worker {
     private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
     private readonly opts: WorkerOptions,
   ) {
-    this.loop = new Loop('worker', clock, bus, () => this.#claim(), { maxSleepMs: opts.maxSleepMs, errorBackoffMs: 250 });
+    this.loop = new Loop('worker', clock, bus, () => this.#claim(), {
+      maxSleepMs: opts.maxSleepMs,
+      errorBackoffMs: 250,
+    });
     this.#heartbeat = new Loop('heartbeat', clock, bus, () => this.#renew(), {
       maxSleepMs: Math.max(1, Math.floor(opts.leaseMs / 3)),
       errorBackoffMs: 250,
@@ -106,7 +109,13 @@ export class Worker {
     // Runs that never started go back at once.
     const now0 = this.clock.now();
     for (const f of this.#buffer.splice(0)) {
-      this.#enqueue(f, { state: 'scheduled', reason: 'released', dueAt: now0, error: null }, 'released', now0, null);
+      this.#enqueue(
+        f,
+        { state: 'scheduled', reason: 'released', dueAt: now0, error: null },
+        'released',
+        now0,
+        null,
+      );
     }
     if (this.#executing > 0) {
       await new Promise<void>((resolve) => {
@@ -121,7 +130,13 @@ export class Worker {
       for (const f of this.#inFlight.values()) {
         if (f.settled) continue;
         f.abort.abort(new Error('the scheduler is stopping'));
-        this.#enqueue(f, { state: 'scheduled', reason: 'released', dueAt: now, error: null }, 'released', now, null);
+        this.#enqueue(
+          f,
+          { state: 'scheduled', reason: 'released', dueAt: now, error: null },
+          'released',
+          now,
+          null,
+        );
       }
     }
     await this.#flush();
@@ -136,7 +151,12 @@ export class Worker {
       this.#reserved += limit;
       let res: ClaimResult;
       try {
-        res = await this.store.claimRuns({ workerId: this.opts.workerId, now, limit, leaseMs: this.opts.leaseMs });
+        res = await this.store.claimRuns({
+          workerId: this.opts.workerId,
+          now,
+          limit,
+          leaseMs: this.opts.leaseMs,
+        });
       } finally {
         this.#reserved -= limit;
       }
@@ -152,7 +172,8 @@ export class Worker {
 
   /** How many more runs a claim may take now. */
   #free(): number {
-    const room = this.opts.concurrency + this.opts.prefetch - this.#executing - this.#buffer.length - this.#reserved;
+    const room =
+      this.opts.concurrency + this.opts.prefetch - this.#executing - this.#buffer.length - this.#reserved;
     return Math.min(room, this.opts.claimBatch);
   }
 
@@ -176,7 +197,8 @@ export class Worker {
   }
 
   #startBuffered(): void {
-    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) this.#deliver(this.#buffer.shift()!);
+    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0)
+      this.#deliver(this.#buffer.shift()!);
   }
 
   #deliver(flight: InFlight): void {
@@ -190,13 +212,22 @@ export class Worker {
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
         abort.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
-        resolve({ type: 'retry', error: { code: 'ATTEMPT_TIMEOUT', message: `attempt timed out after ${timeoutMs} ms` } });
+        resolve({
+          type: 'retry',
+          error: { code: 'ATTEMPT_TIMEOUT', message: `attempt timed out after ${timeoutMs} ms` },
+        });
       });
     });
     const driver = this.targets.get(targetKind(schedule.target));
     const delivered: Promise<Outcome> = driver
       ? driver
-          .deliver({ run, schedule, payload: run.payload ?? schedule.payload, signal: abort.signal, startedAt })
+          .deliver({
+            run,
+            schedule,
+            payload: run.payload ?? schedule.payload,
+            signal: abort.signal,
+            startedAt,
+          })
           .catch((e: unknown) => ({ type: 'retry', error: { code: 'ATTEMPT_FAILED', ...describeThrown(e) } }))
       : Promise.resolve({
           type: 'retry',
@@ -212,7 +243,8 @@ export class Worker {
     if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const now = this.clock.now();
     const run = flight.claimed.run;
-    if (outcome.type === 'ok' && outcome.result !== undefined) outcome = { ...outcome, result: this.#capResult(outcome.result) };
+    if (outcome.type === 'ok' && outcome.result !== undefined)
+      outcome = { ...outcome, result: this.#capResult(outcome.result) };
     const next = nextStateFor(run, outcome, flight.claimed.schedule.policies, now, this.opts.random());
     const attemptOutcome: Attempt['outcome'] =
       outcome.type === 'ok'
@@ -233,7 +265,13 @@ export class Worker {
     return { error: 'RESULT_TOO_LARGE', bytes: text.length, limit: this.opts.maxResultBytes };
   }
 
-  #enqueue(flight: InFlight, next: NextState | SettleOutcome, outcome: Attempt['outcome'], now: number, result: Json | null): void {
+  #enqueue(
+    flight: InFlight,
+    next: NextState | SettleOutcome,
+    outcome: Attempt['outcome'],
+    now: number,
+    result: Json | null,
+  ): void {
     flight.settled = true;
     const run = flight.claimed.run;
     const error = 'error' in next ? next.error : null;
@@ -342,7 +380,8 @@ export class Worker {
   async #renew(): Promise<number | null> {
     const now = this.clock.now();
     // A lease that lapsed without renewal (store unreachable, stalled loop) is someone else's now.
-    for (const f of this.#inFlight.values()) if (!f.settled && f.leaseUntil <= now) this.#drop(f, 'lease lapsed');
+    for (const f of this.#inFlight.values())
+      if (!f.settled && f.leaseUntil <= now) this.#drop(f, 'lease lapsed');
     const live = [...this.#inFlight.values()].filter((f) => !f.settled);
     if (live.length > 0) {
       const held = new Set(

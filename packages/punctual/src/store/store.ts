@@ -157,6 +157,18 @@ export interface PruneRequest {
   limit: number;
 }
 
+/** Store-wide counts for metrics and the service, read at one instant. */
+export interface StoreStats {
+  /** Scheduled runs with dueAt <= now (waiting for a worker). */
+  dueRuns: number;
+  /** Runs in state `running` (leased, lapsed or not). */
+  runningRuns: number;
+  /** Schedules per state; every state is present (0 when none). */
+  schedulesByState: Record<ScheduleState, number>;
+  /** Earliest dueAt among the due runs (dueAt <= now); null when none is due. */
+  oldestDueAt: number | null;
+}
+
 export interface Store {
   readonly capabilities: StoreCapabilities;
 
@@ -234,6 +246,15 @@ export interface Store {
   takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]>;
   /** Deletes old final runs and their attempts; returns how many runs were deleted. */
   pruneHistory(req: PruneRequest): Promise<number>;
+
+  /**
+   * Optional (shared stores): the store server's clock minus `localNow()`, in ms, measured with round-trip
+   * compensation. The engine adds it to its clock so instances with skewed clocks agree on what is due.
+   */
+  measureClockOffset?(localNow: () => number): Promise<number>;
+
+  /** Optional: counts for metrics, every one answered from an index (never a scan of runs). */
+  stats?(now: number): Promise<StoreStats>;
 
   /** Only when capabilities.wakeups: called when another process inserted a run due at `dueAt`. */
   onWake?(listener: (dueAt: number) => void): () => void;
