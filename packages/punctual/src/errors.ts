@@ -10,6 +10,8 @@ export const ERROR_CODES = {
   SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
   HANDLER_UNKNOWN: 'the handler target names no registered handler',
   PAYLOAD_INVALID: "the payload does not satisfy the handler's payload schema",
+  TARGET_ADDRESS_REFUSED:
+    'the target address is loopback, private, link-local, metadata or otherwise special and is not allowed',
   DURATION_INVALID: 'a duration is malformed or out of range',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
@@ -17,6 +19,11 @@ export const ERROR_CODES = {
   VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
   RUN_NOT_CANCELLABLE: 'the run already reached a final state',
   CURSOR_INVALID: 'the page cursor was not returned by this listing (or was altered)',
+  // Tenancy
+  TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',
+  TENANT_EXISTS: 'a tenant with that id already exists',
+  TENANT_NOT_FOUND: 'no tenant with that id',
+  API_KEY_NOT_FOUND: 'no live API key with that id for this tenant',
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
@@ -28,6 +35,9 @@ export const ERROR_CODES = {
   LEASE_EXPIRED: "the worker's lease lapsed before it settled the run (crash, pause, stalled loop)",
   CHECK_LIMIT_REACHED: 'check-again was asked beyond maxChecks or past the horizon',
   RESULT_TOO_LARGE: 'the result exceeded the size cap and was not stored',
+  WEBHOOK_TIMEOUT: 'the webhook did not answer within its timeout (or the attempt was aborted)',
+  WEBHOOK_CONNECTION: 'the webhook could not be reached (DNS, refused, reset, TLS)',
+  WEBHOOK_SECRET_UNAVAILABLE: "the tenant's webhook signing secret could not be read",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

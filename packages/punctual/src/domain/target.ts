@@ -59,6 +59,7 @@ const RESERVED_HEADERS = new Set([
   'expect',
 ]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const WEBHOOK_FIELDS = ['url', 'method', 'headers', 'timeoutMs'];
 
 function webhookInvalid(field: string, why: string): PunctualError {
@@ -121,8 +122,11 @@ function parseWebhook(value: unknown): WebhookTarget['webhook'] {
         throw webhookInvalid(`headers.${name}`, 'is given twice (header names ignore case)');
       seen.add(lower);
       if (typeof val !== 'string') throw webhookInvalid(`headers.${name}`, 'must be a string');
-      if (val.length > 4096 || /[\r\n\0]/.test(val)) {
-        throw webhookInvalid(`headers.${name}`, 'must be at most 4096 characters with no line breaks');
+      if (val.length > 4096 || !HEADER_VALUE.test(val)) {
+        throw webhookInvalid(
+          `headers.${name}`,
+          'must be at most 4096 characters of visible text (no line breaks)',
+        );
       }
       headers[name] = val;
     }

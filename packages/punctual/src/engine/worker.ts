@@ -144,30 +144,32 @@ export class Worker {
   }
 
   async #claim(): Promise<number | null> {
+    let claimedAt = this.clock.now();
     while (!this.#stopping) {
       const limit = this.#free();
       if (limit <= 0) return null; // a settlement wakes us
-      const now = this.clock.now();
+      claimedAt = this.clock.now();
       this.#reserved += limit;
       let res: ClaimResult;
       try {
         res = await this.store.claimRuns({
           workerId: this.opts.workerId,
-          now,
+          now: claimedAt,
           limit,
           leaseMs: this.opts.leaseMs,
         });
       } finally {
         this.#reserved -= limit;
       }
-      this.#started(res, now);
+      this.#started(res, claimedAt);
       if (res.claimed.length < limit) break;
     }
     if (this.#stopping) return null;
     const next = await this.store.nextRunDueAt();
-    // A due run that could not be claimed is waiting on its overlap policy: a settlement wakes us for it,
-    // and the backstop covers runs settled by another process.
-    return next !== null && next <= this.clock.now() ? null : next;
+    // A run that was due at the claim and still is, was held back by its overlap policy: a settlement wakes us
+    // for it, and the backstop covers runs settled by another process. A run that came due after the claim
+    // is claimed at its instant.
+    return next !== null && next <= claimedAt ? null : next;
   }
 
   /** How many more runs a claim may take now. */
