@@ -184,7 +184,11 @@ export interface Store {
   getSchedule(tenantId: string, key: string): Promise<Schedule | undefined>;
   listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
   /** Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept. */
-  deleteSchedule(tenantId: string, key: string, now: number): Promise<{ deleted: boolean; transitions: Transition[] }>;
+  deleteSchedule(
+    tenantId: string,
+    key: string,
+    now: number,
+  ): Promise<{ deleted: boolean; transitions: Transition[] }>;
   /** Pauses; with cancelPending its scheduled runs become `cancelled` (`pausedCancel`). */
   pauseSchedule(
     tenantId: string,
@@ -206,7 +210,12 @@ export interface Store {
    * Active schedules whose nextFireAt <= horizon, claimed for leaseMs so concurrent materializers share the
    * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set).
    */
-  claimDueSchedules(req: { now: number; horizon: number; limit: number; leaseMs: number }): Promise<Schedule[]>;
+  claimDueSchedules(req: {
+    now: number;
+    horizon: number;
+    limit: number;
+    leaseMs: number;
+  }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /** Earliest nextFireAt among active schedules (for the materializer's timer). */
   nextScheduleAt(): Promise<number | null>;

@@ -4,6 +4,7 @@
 //
 // Usage: describeStoreConformance('my-store', async () => ({ store, cleanup }));
 // `open` is called before every test and must return an empty, usable store (migrate() may be called again).
+// Groups for optional parts of the contract (tenancy, stats) are skipped for a store that does not have them.
 
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
@@ -14,6 +15,7 @@ import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
 import { runTests } from './conformance/runs.js';
 import { scheduleTests } from './conformance/schedules.js';
+import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
 
 const GROUPS = {
   schedules: scheduleTests,
@@ -23,9 +25,17 @@ const GROUPS = {
   runs: runTests,
   tenancy: tenancyTests,
   clock: clockTests,
+  tenants: tenantTests,
+  stats: statsTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
+
+/** Groups of an optional part of the contract: run only for a store that implements it. */
+const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
+  tenants: hasTenancy,
+  stats: hasStats,
+};
 
 export interface OpenedStore {
   store: Store;
@@ -59,7 +69,16 @@ export function describeStoreConformance(
 
     for (const [group, tests] of Object.entries(GROUPS) as [ConformanceGroup, (ctx: Ctx) => void][]) {
       const run = opts.only === undefined || opts.only.includes(group);
-      (run ? describe : describe.skip)(group, () => tests(ctx));
+      const required = REQUIRES[group];
+      (run ? describe : describe.skip)(group, () => {
+        if (required !== undefined) {
+          beforeEach((test) => {
+            const why = `${name} does not implement the optional ${group} part of the contract`;
+            if (!required(ctx.store)) test.skip(why);
+          });
+        }
+        tests(ctx);
+      });
     }
   });
 }

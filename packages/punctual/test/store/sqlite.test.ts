@@ -1,14 +1,16 @@
 // The SQLite store: the conformance suite on ':memory:' and on a WAL file, plus what only SQLite has:
-// migrations, the durability pragmas, reopening a file, and the claim staying an index search with a
-// million pending runs.
+// migrations, the durability pragmas, reopening a file, and the claim, the stats and the quota counts staying
+// index searches with a million pending runs.
 
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LATEST_VERSION } from '../../src/store/sqlite/migrations.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { CLAIM_CANDIDATES, PRIORITY_LEVELS } from '../../src/store/sqlite/sqlite-claim.js';
+import { STATS_DUE, STATS_RUNNING, STATS_SCHEDULES } from '../../src/store/sqlite/sqlite-queries.js';
+import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-tenants.js';
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, runInsert, T0, TENANT } from '../support/fixtures.js';
 import { describeStoreConformance } from './conformance.js';
@@ -33,6 +35,8 @@ describeStoreConformance('sqlite file', async () => {
   return { store, cleanup: () => store.close() };
 });
 
+const QUOTAS = { maxSchedules: 10, maxRunsPerMinute: null, requestsPerSecond: 5 };
+
 describe('sqlite store', () => {
   async function opened(path = tempFile()): Promise<SqliteStore> {
     const store = sqliteStore({ path });
@@ -50,6 +54,27 @@ describe('sqlite store', () => {
     const rows = db.prepare('SELECT version FROM punctual_migrations ORDER BY version').pluck().all();
     db.close();
     expect(rows).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+  });
+
+  it('upgrades a version 1 database to tenancy, keeping its data', async () => {
+    const path = tempFile();
+    const db = new Database(path);
+    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
+    db.exec(MIGRATIONS[0]!.sql);
+    db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(1, MIGRATIONS[0]!.name);
+    db.close();
+    const old = sqliteStore({ path });
+    expect(old.diagnostics().schemaVersion).toBe(1);
+    const { schedule } = await old.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+    await old.close();
+
+    const store = await opened(path);
+    expect(store.diagnostics().schemaVersion).toBe(LATEST_VERSION);
+    expect(await store.getSchedule(TENANT, schedule.key)).toEqual(schedule);
+    expect(await store.countSchedules(TENANT)).toBe(1);
+    await store.createTenant({ id: TENANT, quotas: QUOTAS, webhookSecret: 'whsec_x', now: T0 });
+    expect((await store.getTenant(TENANT))?.quotas).toEqual(QUOTAS);
+    await store.close();
   });
 
   it('refuses a database migrated by a newer Punctual', async () => {
@@ -128,6 +153,18 @@ describe('sqlite store', () => {
     expect(candidates).toMatch(/SEARCH r USING INDEX runs_claim \(priority=\? AND due_at>\? AND due_at<\?\)/);
     expect(candidates).not.toMatch(/SCAN r\b/);
     expect(plan(PRIORITY_LEVELS, [])).toMatch(/COVERING INDEX runs_claim/);
+    // Stats and quota counts: index ranges only; the one SCAN of runs walks the running-only partial index.
+    const due = plan(STATS_DUE, { now: T0 });
+    expect(due).toMatch(/SEARCH runs USING COVERING INDEX runs_claim \(priority=\? AND due_at<\?\)/);
+    expect(due).not.toMatch(/SCAN runs\b/);
+    expect(plan(STATS_RUNNING, [])).toBe('SCAN runs USING COVERING INDEX runs_lease');
+    expect(plan(STATS_SCHEDULES, [])).toBe('SCAN schedules USING COVERING INDEX schedules_state');
+    expect(plan(COUNT_SCHEDULES, [TENANT])).toBe(
+      'SEARCH schedules USING COVERING INDEX sqlite_autoindex_schedules_1 (tenant_id=?)',
+    );
+    expect(plan(COUNT_STARTED, [TENANT, T0])).toBe(
+      'SEARCH runs USING COVERING INDEX runs_tenant_started (tenant_id=? AND started_at>?)',
+    );
     db.close();
 
     const big = await opened(path);
@@ -137,11 +174,21 @@ describe('sqlite store', () => {
     const empty = await big.claimRuns({ workerId: 'w', now: T0, limit: 100, leaseMs: 1000 });
     const nextDue = await big.nextRunDueAt();
     const notFired = await big.takeNotFired(T0 + 1000, 0, 10);
+    const stats = await big.stats(T0 + 1000);
+    const started1 = await big.countRunsStartedSince(TENANT, T0);
+    const schedules = await big.countSchedules(TENANT);
     const elapsed = performance.now() - started;
     expect(res.claimed).toHaveLength(1);
     expect(empty.claimed).toHaveLength(0);
     expect(nextDue).toBe(far + 1);
     expect(notFired).toHaveLength(0);
+    expect(stats).toEqual({
+      dueRuns: 0,
+      runningRuns: 1,
+      schedulesByState: { active: 1, paused: 0, completed: 0 },
+      oldestDueAt: null,
+    });
+    expect([started1, schedules]).toEqual([1, 1]);
     expect(elapsed).toBeLessThan(50);
     await big.close();
   });

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { PunctualError } from '../../errors.js';
 import * as m0001 from './migrations/0001-init.js';
+import * as m0002 from './migrations/0002-tenancy.js';
 
 export interface Migration {
   version: number;
@@ -14,7 +15,10 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: m0001.name, sql: m0001.sql }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: m0001.name, sql: m0001.sql },
+  { version: 2, name: m0002.name, sql: m0002.sql },
+];
 
 export const LATEST_VERSION = MIGRATIONS.length;
 

@@ -1,9 +1,9 @@
 // Run reads and housekeeping of the SQLite store: one run with its attempts, pages of runs, the earliest due
-// instant, "not fired" detection and history pruning. Searches stay on the indexes named beside each
-// statement. It must never read a clock: `now` comes from the caller.
+// instant, "not fired" detection, history pruning and the counts for metrics. Searches stay on the indexes
+// named beside each statement. It must never read a clock: `now` comes from the caller.
 
 import type { Attempt, Run } from '../../domain/run.js';
-import type { Page, PruneRequest, RunQuery } from '../store.js';
+import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { PRIORITY_LEVELS } from './sqlite-claim.js';
 import {
@@ -50,6 +50,25 @@ const BEYOND_KEEP = `
     SELECT id, row_number() OVER (PARTITION BY schedule_id ORDER BY finished_at DESC, id DESC) AS n
     FROM runs WHERE finished_at IS NOT NULL)
   WHERE n > ? LIMIT ?`;
+
+// Due runs: one runs_claim range (priority = ?, due_at <= now) per priority level, counted from the index.
+export const STATS_DUE = `
+  WITH RECURSIVE level(p) AS (
+    SELECT MAX(priority) FROM runs WHERE state = 'scheduled'
+    UNION ALL
+    SELECT (SELECT MAX(priority) FROM runs WHERE state = 'scheduled' AND priority < level.p)
+    FROM level WHERE level.p IS NOT NULL)
+  SELECT
+    SUM((SELECT COUNT(*) FROM runs WHERE state = 'scheduled' AND priority = level.p AND due_at <= @now)) AS due,
+    MIN((SELECT MIN(due_at) FROM runs WHERE state = 'scheduled' AND priority = level.p AND due_at <= @now))
+      AS oldest
+  FROM level WHERE p IS NOT NULL`;
+
+// runs_lease holds running runs only: its whole (small) extent is the count.
+export const STATS_RUNNING = "SELECT COUNT(*) FROM runs WHERE state = 'running'";
+
+// schedules_state, covering.
+export const STATS_SCHEDULES = 'SELECT state, COUNT(*) AS n FROM schedules GROUP BY state';
 
 // Attempts go with their run (ON DELETE CASCADE).
 const DELETE_RUNS = 'DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))';
@@ -142,5 +161,22 @@ export function pruneHistory(sql: SqliteDatabase, req: PruneRequest): number {
     }
     if (ids.size === 0) return 0;
     return sql.stmt(DELETE_RUNS).run(JSON.stringify([...ids])).changes;
+  });
+}
+
+export function stats(sql: SqliteDatabase, now: number): StoreStats {
+  return sql.read(() => {
+    const due = sql.stmt(STATS_DUE).get({ now }) as { due: number | null; oldest: number | null } | undefined;
+    const running = sql.pluck(STATS_RUNNING).get() as number;
+    const byState: StoreStats['schedulesByState'] = { active: 0, paused: 0, completed: 0 };
+    for (const r of sql.stmt(STATS_SCHEDULES).all() as { state: keyof typeof byState; n: number }[]) {
+      byState[r.state] = r.n;
+    }
+    return {
+      dueRuns: due?.due ?? 0,
+      runningRuns: running,
+      schedulesByState: byState,
+      oldestDueAt: due?.oldest ?? null,
+    };
   });
 }

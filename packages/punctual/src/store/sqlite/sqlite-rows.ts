@@ -9,6 +9,7 @@ import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/spec/compiled-spec.js';
 import type { Target } from '../../domain/target.js';
+import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
 export interface ScheduleRow {
   id: number;
@@ -80,6 +81,30 @@ export interface AttemptRow {
   outcome: string;
   error: string | null;
   result: string | null;
+}
+
+export interface TenantRow {
+  id: string;
+  state: string;
+  max_schedules: number | null;
+  max_runs_per_minute: number | null;
+  requests_per_second: number | null;
+  webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeyRow {
+  id: number;
+  tenant_id: string;
+  prefix: string;
+  hash: string;
+  name: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
 }
 
 /** JSON text for a column; null stays SQL NULL. */
@@ -165,6 +190,36 @@ export function toAttempt(r: AttemptRow): Attempt {
     outcome: r.outcome as Attempt['outcome'],
     error: fromJson<RunError>(r.error),
     result: fromJson<Json>(r.result),
+  };
+}
+
+export function toTenant(r: TenantRow): Tenant {
+  return {
+    id: r.id,
+    state: r.state as TenantState,
+    quotas: {
+      maxSchedules: r.max_schedules,
+      maxRunsPerMinute: r.max_runs_per_minute,
+      requestsPerSecond: r.requests_per_second,
+    },
+    webhookSecret: r.webhook_secret,
+    previousWebhookSecret: r.previous_webhook_secret,
+    previousSecretUntil: r.previous_secret_until,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function toApiKey(r: ApiKeyRow): ApiKey {
+  return {
+    id: String(r.id),
+    tenantId: r.tenant_id,
+    prefix: r.prefix,
+    hash: r.hash,
+    name: r.name,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
   };
 }
 

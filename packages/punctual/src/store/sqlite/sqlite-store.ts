@@ -1,7 +1,7 @@
-// The embedded store: the Store contract on one SQLite file (or ':memory:') through better-sqlite3. One
-// connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction, so the store is safe
-// for one process (capabilities.multiInstance is false). Methods are async to honour the contract but work
-// synchronously inside. It must never read a clock: every instant is a parameter.
+// The embedded store: the Store and TenantStore contracts on one SQLite file (or ':memory:') through
+// better-sqlite3. One connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction,
+// so the store is safe for one process (capabilities.multiInstance is false). Methods are async to honour the
+// contract but work synchronously inside. It must never read a clock: every instant is a parameter.
 
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
@@ -20,19 +20,22 @@ import type {
   Settlement,
   Store,
   StoreCapabilities,
+  StoreStats,
   Transition,
 } from '../store.js';
+import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
-import { getRun, listRuns, nextRunDueAt, pruneHistory, takeNotFired } from './sqlite-queries.js';
+import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
 import * as schedules from './sqlite-schedules.js';
+import * as tenants from './sqlite-tenants.js';
 
 export type { SqliteOptions } from './sqlite-database.js';
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, TenantStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
 
@@ -177,6 +180,66 @@ export class SqliteStore implements Store {
 
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(this.sql, req);
+  }
+
+  async stats(now: number): Promise<StoreStats> {
+    return stats(this.sql, now);
+  }
+
+  // ── tenancy ──────────────────────────────────────────────────────────────────────────────────────
+  async createTenant(t: {
+    id: string;
+    quotas: TenantQuotas;
+    webhookSecret: string;
+    now: number;
+  }): Promise<Tenant> {
+    return tenants.createTenant(this.sql, t);
+  }
+
+  async getTenant(id: string): Promise<Tenant | undefined> {
+    return tenants.getTenant(this.sql, id);
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    return tenants.listTenants(this.sql);
+  }
+
+  async updateTenant(
+    id: string,
+    patch: Parameters<TenantStore['updateTenant']>[1],
+    now: number,
+  ): Promise<Tenant | undefined> {
+    return tenants.updateTenant(this.sql, id, patch, now);
+  }
+
+  async createApiKey(k: {
+    tenantId: string;
+    prefix: string;
+    hash: string;
+    name: string | null;
+    now: number;
+  }): Promise<ApiKey> {
+    return tenants.createApiKey(this.sql, k);
+  }
+
+  async findApiKey(hash: string): Promise<{ key: ApiKey; tenant: Tenant } | undefined> {
+    return tenants.findApiKey(this.sql, hash);
+  }
+
+  async listApiKeys(tenantId: string): Promise<ApiKey[]> {
+    return tenants.listApiKeys(this.sql, tenantId);
+  }
+
+  async revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean> {
+    return tenants.revokeApiKey(this.sql, tenantId, keyId, now);
+  }
+
+  async countSchedules(tenantId: string): Promise<number> {
+    return tenants.countSchedules(this.sql, tenantId);
+  }
+
+  async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
+    return tenants.countRunsStartedSince(this.sql, tenantId, since);
   }
 }
 
