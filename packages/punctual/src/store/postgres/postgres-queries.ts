@@ -1,0 +1,171 @@
+// Run reads and housekeeping of the PostgreSQL store: one run with its attempts, pages of runs, the earliest
+// due instant, "not fired" detection, history pruning and the counts for metrics. Searches stay on the
+// indexes named beside each statement (see migrations/). It must never read a clock: `now` is passed in.
+
+import type { Attempt, Run } from '../../domain/run.js';
+import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
+import type { PgDb } from './postgres-database.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  ID_RE,
+  toAttempt,
+  toRun,
+  type AttemptRow,
+  type RunRow,
+} from './postgres-rows.js';
+
+/** Final states by retention: failures are kept for failedRetentionMs, the rest for retentionMs. */
+const KEPT_LONG = ['succeeded', 'skipped', 'cancelled'];
+const FAILED = ['dead', 'expired'];
+
+/** A WHERE clause built from optional filters; every value is a bound parameter. */
+export class Filters {
+  readonly where: string[] = [];
+  readonly params: unknown[] = [];
+
+  /** Adds a condition; each `?` in it becomes the next parameter. */
+  add(condition: string, ...values: unknown[]): void {
+    let text = condition;
+    for (const v of values) {
+      this.params.push(v);
+      text = text.replace('?', `$${this.params.length}`);
+    }
+    this.where.push(text);
+  }
+
+  /** The parameter placeholder for one more value (e.g. LIMIT). */
+  param(v: unknown): string {
+    this.params.push(v);
+    return `$${this.params.length}`;
+  }
+}
+
+export async function getRun(
+  db: PgDb,
+  tenantId: string,
+  runId: string,
+): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
+  if (!ID_RE.test(runId)) return undefined;
+  const runs = await db.query<RunRow>(`SELECT * FROM ${db.s}.runs WHERE id = $2 AND tenant_id = $1`, [
+    tenantId,
+    runId,
+  ]);
+  if (runs[0] === undefined) return undefined;
+  // attempts_run.
+  const attempts = await db.query<AttemptRow>(
+    `SELECT * FROM ${db.s}.attempts WHERE run_id = $1 ORDER BY started_at, id`,
+    [runId],
+  );
+  return { run: toRun(runs[0]), attempts: attempts.map(toAttempt) };
+}
+
+/** The page query of listRuns: runs_tenant_key_time or runs_tenant_time, in index order. */
+export function listRunsQuery(s: string, q: RunQuery): { text: string; values: unknown[] } {
+  const f = new Filters();
+  f.add('tenant_id = ?', q.tenantId);
+  if (q.scheduleKey !== undefined) f.add('schedule_key = ?', q.scheduleKey);
+  if (q.state !== undefined) f.add('state = ?', q.state);
+  if (q.from !== undefined) f.add('scheduled_for >= ?', q.from);
+  if (q.to !== undefined) f.add('scheduled_for < ?', q.to);
+  if (q.cursor !== undefined) {
+    const [scheduledFor, id] = decodeCursor<[number, number]>(q.cursor, ['number', 'number']);
+    f.add('(scheduled_for, id) < (?::bigint, ?::bigint)', scheduledFor, id);
+  }
+  const text = `SELECT * FROM ${s}.runs WHERE ${f.where.join(' AND ')}
+                 ORDER BY scheduled_for DESC, id DESC LIMIT ${f.param(Math.max(1, q.limit) + 1)}`;
+  return { text, values: f.params };
+}
+
+export async function listRuns(db: PgDb, q: RunQuery): Promise<Page<Run>> {
+  const limit = Math.max(1, q.limit);
+  const { text, values } = listRunsQuery(db.s, q);
+  const rows = await db.query<RunRow>(text, values);
+  const items = rows.slice(0, limit).map(toRun);
+  const last = items[items.length - 1];
+  return rows.length > limit && last !== undefined
+    ? { items, nextCursor: encodeCursor([last.scheduledFor, Number(last.id)]) }
+    : { items };
+}
+
+/** One probe of runs_due (a min over runs_claim would have to visit every priority level). */
+export function nextRunDueAtSql(s: string): string {
+  return `SELECT min(due_at) AS at FROM ${s}.runs WHERE state = 'scheduled'`;
+}
+
+export async function nextRunDueAt(db: PgDb): Promise<number | null> {
+  const rows = await db.query<{ at: number | null }>(nextRunDueAtSql(db.s));
+  return rows[0]?.at ?? null;
+}
+
+export async function takeNotFired(db: PgDb, now: number, graceMs: number, limit: number): Promise<Run[]> {
+  if (limit <= 0) return [];
+  // runs_due range; reported runs are filtered out (they stay few: they are overdue).
+  const rows = await db.query<RunRow>(
+    `UPDATE ${db.s}.runs SET not_fired_reported = true
+      WHERE id IN (SELECT id FROM ${db.s}.runs
+                    WHERE state = 'scheduled' AND due_at < $1::bigint - $2::bigint AND NOT not_fired_reported
+                    ORDER BY due_at, id
+                    LIMIT $3
+                    FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [now, graceMs, limit],
+  );
+  return rows.map(toRun).sort((a, b) => a.dueAt - b.dueAt || Number(a.id) - Number(b.id));
+}
+
+export async function pruneHistory(db: PgDb, req: PruneRequest): Promise<number> {
+  if (req.limit <= 0) return 0;
+  return db.tx(async (c) => {
+    const ids = new Set<string>();
+    const take = (rows: { id: number | string }[]): void => {
+      for (const r of rows) if (ids.size < req.limit) ids.add(String(r.id));
+    };
+    // runs_finished range: finished_at is set exactly when a run is final.
+    const old = `SELECT id FROM ${db.s}.runs
+                  WHERE finished_at IS NOT NULL AND finished_at < $1 AND state = ANY($2::text[])
+                  ORDER BY finished_at LIMIT $3`;
+    take((await c.query<{ id: number }>(old, [req.now - req.retentionMs, KEPT_LONG, req.limit])).rows);
+    take((await c.query<{ id: number }>(old, [req.now - req.failedRetentionMs, FAILED, req.limit])).rows);
+    if (ids.size < req.limit && Number.isFinite(req.keepPerSchedule)) {
+      // Walks runs_schedule_finished: every final run beyond the newest `keep` of its schedule.
+      const { rows } = await c.query<{ id: number }>(
+        `SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY schedule_id ORDER BY finished_at DESC, id DESC) AS n
+             FROM ${db.s}.runs WHERE finished_at IS NOT NULL) AS ranked
+          WHERE n > $1 LIMIT $2`,
+        [Math.max(0, Math.floor(req.keepPerSchedule)), req.limit],
+      );
+      take(rows);
+    }
+    if (ids.size === 0) return 0;
+    // Attempts go with their run (ON DELETE CASCADE).
+    const res = await c.query(`DELETE FROM ${db.s}.runs WHERE id = ANY($1::bigint[])`, [[...ids]]);
+    return res.rowCount ?? 0;
+  });
+}
+
+/** Counts for metrics, each from an index: runs_due, runs_lease, schedules_state (never a scan of runs). */
+export function statsSql(s: string): string {
+  return `
+    SELECT (SELECT count(*) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS due,
+           (SELECT min(due_at) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS oldest,
+           (SELECT count(*) FROM ${s}.runs WHERE state = 'running') AS running,
+           (SELECT coalesce(jsonb_object_agg(state, n), '{}'::jsonb)
+              FROM (SELECT state, count(*) AS n FROM ${s}.schedules GROUP BY state) AS c) AS by_state`;
+}
+
+export async function stats(db: PgDb, now: number): Promise<StoreStats> {
+  const rows = await db.query<{
+    due: number;
+    oldest: number | null;
+    running: number;
+    by_state: Record<string, number>;
+  }>(statsSql(db.s), [now]);
+  const r = rows[0]!;
+  const byState: StoreStats['schedulesByState'] = { active: 0, paused: 0, completed: 0 };
+  for (const [state, n] of Object.entries(r.by_state)) {
+    if (state in byState) byState[state as keyof typeof byState] = Number(n);
+  }
+  return { dueRuns: r.due, runningRuns: r.running, schedulesByState: byState, oldestDueAt: r.oldest };
+}

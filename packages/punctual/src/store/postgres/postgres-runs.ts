@@ -1,0 +1,99 @@
+// Run statements shared by several store operations: inserting runs (unique occurrences ON CONFLICT DO
+// NOTHING, with a wake-up hint), cancelling a schedule's pending runs, and turning changed rows into
+// transitions. Every function runs inside the caller's transaction; none reads a clock (`now` is passed).
+
+import { PunctualError } from '../../errors.js';
+import type { RunReason, RunState } from '../../domain/run.js';
+import type { RunInsert, Transition } from '../store.js';
+import type { PgDb } from './postgres-database.js';
+import type { PgQueryable } from './postgres-driver.js';
+import { ID_RE, jsonParam, toRun, type RunRow } from './postgres-rows.js';
+
+/** A schedule id as the BIGINT it names; SCHEDULE_NOT_FOUND when it cannot name a row. */
+export function scheduleIdOf(id: string): string {
+  if (!ID_RE.test(id)) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule with id ${id}`, { id });
+  return id;
+}
+
+export function transitionsOf(rows: RunRow[], from: RunState | null): Transition[] {
+  return rows
+    .map((r) => toRun(r))
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .map((run) => ({ run, from, to: run.state }));
+}
+
+/**
+ * Inserts runs in one statement. Unique occurrences (`unique`) get occurrence_key `<scheduleId>:<scheduledFor>`
+ * and a duplicate is silently left out. Every run that is not manual keeps that text as occurrence_id, even
+ * when not unique (a skipped record leaves the instant free for a backfill). Queues a wake-up for the
+ * earliest inserted scheduled run.
+ */
+export async function insertRunRows(
+  db: PgDb,
+  c: PgQueryable,
+  runs: RunInsert[],
+  now: number,
+): Promise<Transition[]> {
+  if (runs.length === 0) return [];
+  const { rows } = await c.query<RunRow>(
+    `INSERT INTO ${db.s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
+       occurrence_id, kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload, reason, details,
+       created_at, finished_at)
+     SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key,
+       CASE WHEN u.kind = 'manual' THEN NULL ELSE u.schedule_id || ':' || u.scheduled_for END, u.kind, u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
+       u.payload::jsonb, u.reason, u.details::jsonb,
+       $17::bigint, CASE WHEN u.state = 'scheduled' THEN NULL ELSE $17::bigint END
+     FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
+                 $8::bigint[], $9::bigint[], $10::bigint[], $11::int[], $12::int[], $13::text[],
+                 $14::text[], $15::text[], $16::text[])
+       WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
+                            state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap,
+                            payload, reason, details, n)
+     ORDER BY u.n
+     ON CONFLICT (occurrence_key) DO NOTHING
+     RETURNING *`,
+    [
+      runs.map((r) => r.tenantId),
+      runs.map((r) => scheduleIdOf(r.scheduleId)),
+      runs.map((r) => r.scheduleKey),
+      runs.map((r) => r.scheduleVersion),
+      runs.map((r) => (r.unique ? `${r.scheduleId}:${r.scheduledFor}` : null)),
+      runs.map((r) => r.kind),
+      runs.map((r) => r.state),
+      runs.map((r) => r.scheduledFor),
+      runs.map((r) => r.dueAt),
+      runs.map((r) => r.expiresAt),
+      runs.map((r) => r.priority),
+      runs.map((r) => r.maxAttempts),
+      runs.map((r) => r.overlap),
+      runs.map((r) => jsonParam(r.payload)),
+      runs.map((r) => r.reason),
+      runs.map((r) => jsonParam(r.details)),
+      now,
+    ],
+  );
+  const transitions = transitionsOf(rows, null);
+  const due = transitions.filter((t) => t.to === 'scheduled').map((t) => t.run.dueAt);
+  if (due.length > 0) await db.notifyWake(c, Math.min(...due));
+  return transitions;
+}
+
+/**
+ * Cancels the schedule's `scheduled` runs, releasing their occurrence keys so a new version of the schedule
+ * can materialise the same instants again (occurrence_id keeps the text).
+ */
+export async function cancelScheduledRuns(
+  db: PgDb,
+  c: PgQueryable,
+  scheduleId: string,
+  reason: RunReason,
+  now: number,
+): Promise<Transition[]> {
+  const { rows } = await c.query<RunRow>(
+    `UPDATE ${db.s}.runs SET state = 'cancelled', reason = $2, finished_at = $3, occurrence_key = NULL
+      WHERE schedule_id = $1 AND state = 'scheduled'
+      RETURNING *`,
+    [scheduleId, reason, now],
+  );
+  return transitionsOf(rows, 'scheduled');
+}

@@ -1,0 +1,323 @@
+// The PostgreSQL store: the Store and TenantStore contracts over a pooled `pg` connection, for one or many
+// Punctual processes sharing a database (capabilities.multiInstance). This file owns the store's lifecycle:
+// the lazy driver load, the pool, the LISTEN connection for wake-ups, close; each operation lives in a
+// sibling postgres-*.ts file. It never reads a clock for data decisions (`now` is always a parameter), never
+// interpolates a value into SQL, and never lets a connection error crash the process.
+
+import { PunctualError } from '../../errors.js';
+import type { Attempt, Run } from '../../domain/run.js';
+import type { Schedule } from '../../domain/schedule.js';
+import type {
+  Advance,
+  AdvanceResult,
+  ClaimRequest,
+  ClaimResult,
+  Page,
+  PruneRequest,
+  PutScheduleRequest,
+  PutScheduleResult,
+  RunInsert,
+  RunQuery,
+  ScheduleQuery,
+  Settlement,
+  Store,
+  StoreCapabilities,
+  StoreStats,
+  Transition,
+} from '../store.js';
+import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
+import { migrate } from './migrations.js';
+import { claimIn, claimRuns } from './postgres-claim.js';
+import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
+import { PgDb, validateSchema, wakeChannel } from './postgres-database.js';
+import { createClient, createPool } from './postgres-driver.js';
+import { cancelRun, extendLeases, reclaimExpiredLeases, settleIn, settleRuns } from './postgres-leases.js';
+import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './postgres-queries.js';
+import { insertRunRows } from './postgres-runs.js';
+import * as schedules from './postgres-schedules.js';
+import * as tenants from './postgres-tenants.js';
+import { Wakeups } from './postgres-wakeups.js';
+
+export interface PostgresStoreOptions {
+  connectionString: string;
+  /** Schema holding Punctual's tables (created by migrate). Default `punctual`. */
+  schema?: string;
+  /** Connections in the pool. Default 10. */
+  poolSize?: number;
+  /** Open a LISTEN connection for wake-ups when the first listener registers. Default true. */
+  listen?: boolean;
+  /** Connection errors no operation can report (an idle pool client, the LISTEN connection). */
+  onError?: (err: unknown) => void;
+}
+
+export class PostgresStore implements Store, TenantStore {
+  readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
+  readonly schema: string;
+  readonly #opts: PostgresStoreOptions;
+  #db: Promise<PgDb> | undefined;
+  #wakeups: Wakeups | undefined;
+  #closed = false;
+
+  constructor(opts: PostgresStoreOptions) {
+    this.#opts = { ...opts };
+    this.schema = validateSchema(opts.schema ?? 'punctual');
+  }
+
+  /** The connection context, created (and `pg` loaded) on first use. */
+  #conn(): Promise<PgDb> {
+    if (this.#closed)
+      return Promise.reject(new PunctualError('STORE_CLOSED', 'the PostgreSQL store was closed'));
+    this.#db ??= createPool(this.#opts.connectionString, this.#opts.poolSize ?? 10).then(
+      (pool) => {
+        // An idle client losing its connection emits on the pool; without a listener that would crash.
+        pool.on('error', (err) => this.#report(err));
+        return new PgDb(pool, this.schema);
+      },
+      (err: unknown) => {
+        this.#db = undefined;
+        throw err;
+      },
+    );
+    return this.#db;
+  }
+
+  #report(err: unknown): void {
+    try {
+      this.#opts.onError?.(err);
+    } catch {
+      // an error reporter that throws must not take the process down
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const db = await this.#conn();
+    await migrate(db);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#wakeups?.close();
+    const db = await this.#db?.catch(() => undefined);
+    if (db) {
+      db.markClosed();
+      await db.pool.end();
+    }
+  }
+
+  // ── schedules ────────────────────────────────────────────────────────────────────────────────────
+  async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
+    return schedules.putSchedule(await this.#conn(), req);
+  }
+
+  async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
+    return schedules.putSchedules(await this.#conn(), reqs);
+  }
+
+  async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
+    return schedules.getSchedule(await this.#conn(), tenantId, key);
+  }
+
+  async listSchedules(q: ScheduleQuery): Promise<Page<Schedule>> {
+    return schedules.listSchedules(await this.#conn(), q);
+  }
+
+  async deleteSchedule(
+    tenantId: string,
+    key: string,
+    now: number,
+  ): Promise<{ deleted: boolean; transitions: Transition[] }> {
+    return schedules.deleteSchedule(await this.#conn(), tenantId, key, now);
+  }
+
+  async pauseSchedule(
+    tenantId: string,
+    key: string,
+    opts: { cancelPending: boolean; note: string | null; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
+    return schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
+  }
+
+  async resumeSchedule(
+    tenantId: string,
+    key: string,
+    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
+    return schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
+  }
+
+  // ── materializer ─────────────────────────────────────────────────────────────────────────────────
+  async claimDueSchedules(req: {
+    now: number;
+    horizon: number;
+    limit: number;
+    leaseMs: number;
+  }): Promise<Schedule[]> {
+    if (req.limit <= 0) return [];
+    return schedules.claimDueSchedules(await this.#conn(), req);
+  }
+
+  async advanceSchedule(a: Advance): Promise<AdvanceResult> {
+    return schedules.advanceSchedule(await this.#conn(), a);
+  }
+
+  async nextScheduleAt(): Promise<number | null> {
+    return schedules.nextScheduleAt(await this.#conn());
+  }
+
+  // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
+  async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {
+    if (runs.length === 0) return [];
+    const db = await this.#conn();
+    return db.tx((c) => insertRunRows(db, c, runs, now));
+  }
+
+  async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
+    return claimRuns(await this.#conn(), req);
+  }
+
+  async extendLeases(
+    leases: { runId: string; token: string }[],
+    until: number,
+    _now: number,
+  ): Promise<string[]> {
+    return extendLeases(await this.#conn(), leases, until);
+  }
+
+  async settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]> {
+    return settleRuns(await this.#conn(), settlements, now);
+  }
+
+  /** Settles, then claims, in one transaction: one commit per worker cycle instead of two. */
+  async settleAndClaim(
+    settlements: Settlement[],
+    claim: ClaimRequest,
+  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
+    const db = await this.#conn();
+    return db.tx(async (c) => ({
+      settled: settlements.length === 0 ? [] : await settleIn(db, c, settlements, claim.now),
+      claim: await claimIn(db, c, claim),
+    }));
+  }
+
+  async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
+    return reclaimExpiredLeases(await this.#conn(), now, limit);
+  }
+
+  async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
+    return cancelRun(await this.#conn(), tenantId, runId, now);
+  }
+
+  async getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
+    return getRun(await this.#conn(), tenantId, runId);
+  }
+
+  async listRuns(q: RunQuery): Promise<Page<Run>> {
+    return listRuns(await this.#conn(), q);
+  }
+
+  async nextRunDueAt(): Promise<number | null> {
+    return nextRunDueAt(await this.#conn());
+  }
+
+  async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {
+    return takeNotFired(await this.#conn(), now, graceMs, limit);
+  }
+
+  async pruneHistory(req: PruneRequest): Promise<number> {
+    return pruneHistory(await this.#conn(), req);
+  }
+
+  // ── beyond the contract ──────────────────────────────────────────────────────────────────────────
+  /** Registers a wake-up listener (LISTEN/NOTIFY on `<schema>_wake`); a latency hint only. */
+  onWake(listener: (dueAt: number) => void): () => void {
+    if (this.#closed || this.#opts.listen === false) return () => undefined;
+    this.#wakeups ??= new Wakeups({
+      channel: wakeChannel(this.schema),
+      connect: () => createClient(this.#opts.connectionString),
+      onError: (err) => this.#report(err),
+      resync: () => this.nextRunDueAt(),
+    });
+    return this.#wakeups.add(listener);
+  }
+
+  /** Resolves once the LISTEN connection is up (after the first onWake); for tests and health checks. */
+  async wakeupsReady(): Promise<void> {
+    await this.#wakeups?.ready();
+  }
+
+  /** The database server's clock minus `localNow()`, in ms, from the lowest-latency of a few samples. */
+  async measureClockOffset(localNow: () => number = Date.now): Promise<number> {
+    return (await this.clockOffset(localNow)).offsetMs;
+  }
+
+  /** The offset with the round trip of the sample it was taken from. */
+  async clockOffset(localNow: () => number = Date.now, samples = 5): Promise<ClockOffset> {
+    return measureClockOffset((await this.#conn()).pool, localNow, samples);
+  }
+
+  async stats(now: number): Promise<StoreStats> {
+    return stats(await this.#conn(), now);
+  }
+
+  // ── tenancy ──────────────────────────────────────────────────────────────────────────────────────
+  async createTenant(t: {
+    id: string;
+    quotas: TenantQuotas;
+    webhookSecret: string;
+    now: number;
+  }): Promise<Tenant> {
+    return tenants.createTenant(await this.#conn(), t);
+  }
+
+  async getTenant(id: string): Promise<Tenant | undefined> {
+    return tenants.getTenant(await this.#conn(), id);
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    return tenants.listTenants(await this.#conn());
+  }
+
+  async updateTenant(
+    id: string,
+    patch: Parameters<TenantStore['updateTenant']>[1],
+    now: number,
+  ): Promise<Tenant | undefined> {
+    return tenants.updateTenant(await this.#conn(), id, patch, now);
+  }
+
+  async createApiKey(k: {
+    tenantId: string;
+    prefix: string;
+    hash: string;
+    name: string | null;
+    now: number;
+  }): Promise<ApiKey> {
+    return tenants.createApiKey(await this.#conn(), k);
+  }
+
+  async findApiKey(hash: string): Promise<{ key: ApiKey; tenant: Tenant } | undefined> {
+    return tenants.findApiKey(await this.#conn(), hash);
+  }
+
+  async listApiKeys(tenantId: string): Promise<ApiKey[]> {
+    return tenants.listApiKeys(await this.#conn(), tenantId);
+  }
+
+  async revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean> {
+    return tenants.revokeApiKey(await this.#conn(), tenantId, keyId, now);
+  }
+
+  async countSchedules(tenantId: string): Promise<number> {
+    return tenants.countSchedules(await this.#conn(), tenantId);
+  }
+
+  async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
+    return tenants.countRunsStartedSince(await this.#conn(), tenantId, since);
+  }
+}
+
+/** Creates a PostgreSQL store; `pg` is loaded and the pool opened on first use. Call `migrate()` first. */
+export function postgresStore(opts: PostgresStoreOptions): PostgresStore {
+  return new PostgresStore(opts);
+}

@@ -1,0 +1,377 @@
+// The PostgreSQL store: the shared conformance suite plus what only a multi-instance store must prove
+// (concurrent migration, racing claims and advances, overlap safety across instances, NOTIFY wake-ups, clock
+// offset, connection loss). Each test gets its own schema, dropped when the test passes and kept (and named
+// in the log) when it fails. Needs PUNCTUAL_TEST_PG_URL; without it the suite is skipped, or fails when
+// PUNCTUAL_REQUIRE_SERVICES=1.
+
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ClaimedRun, Store } from '../../src/store/store.js';
+import { postgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { LATEST_VERSION } from '../../src/store/postgres/migrations.js';
+import { draft, policies, runInsert, T0, TENANT } from '../support/fixtures.js';
+import { describeStoreConformance } from './conformance.js';
+
+const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
+const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
+
+interface Admin {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+}
+
+let adminPool: Promise<Admin> | undefined;
+function admin(): Promise<Admin> {
+  adminPool ??= import('pg').then((m) => new m.default.Pool({ connectionString: PG_URL, max: 3 }) as Admin);
+  return adminPool;
+}
+
+/** Schemas and stores opened by the current test. */
+let current: { schemas: string[]; stores: PostgresStore[] } = { schemas: [], stores: [] };
+
+function freshSchema(): string {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  current.schemas.push(schema);
+  return schema;
+}
+
+/** A store on `schema` (a fresh one by default), closed after the test. */
+function storeOn(schema: string, opts: { poolSize?: number; listen?: boolean } = {}): PostgresStore {
+  const store = postgresStore({ connectionString: PG_URL, schema, ...opts });
+  current.stores.push(store);
+  return store;
+}
+
+async function open(): Promise<PostgresStore> {
+  const store = storeOn(freshSchema());
+  await store.migrate();
+  return store;
+}
+
+if (PG_URL === '') {
+  if (REQUIRED) {
+    describe('postgres store', () => {
+      it('needs PostgreSQL', () => {
+        throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
+      });
+    });
+  } else {
+    console.warn('postgres store tests skipped: PostgreSQL is not configured (set PUNCTUAL_TEST_PG_URL)');
+    describe.skip('postgres store: PostgreSQL is not configured (set PUNCTUAL_TEST_PG_URL to run it)', () => {
+      it('runs against PostgreSQL', () => undefined);
+    });
+  }
+} else {
+  afterEach(async (ctx) => {
+    const { schemas, stores } = current;
+    current = { schemas: [], stores: [] };
+    await Promise.all(stores.map((s) => s.close()));
+    if (ctx.task.result?.state === 'fail') {
+      console.error(`postgres test "${ctx.task.name}" failed; its schema is kept: ${schemas.join(', ')}`);
+      return;
+    }
+    const db = await admin();
+    for (const schema of schemas) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  });
+  afterAll(async () => {
+    await (await adminPool)?.end();
+  });
+
+  describeStoreConformance('postgres', async () => {
+    const store = storeOn(freshSchema());
+    return { store, cleanup: () => store.close() };
+  });
+
+  describe('postgres store', () => {
+    describe('migrations', () => {
+      it('migrates once when three instances start at the same moment', async () => {
+        const schema = freshSchema();
+        const stores = [storeOn(schema), storeOn(schema), storeOn(schema)];
+        await Promise.all(stores.map((s) => s.migrate()));
+        const { rows } = await (
+          await admin()
+        ).query(`SELECT version FROM "${schema}".punctual_migrations ORDER BY version`);
+        expect(rows.map((r) => r.version)).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+        await stores[0]!.migrate(); // idempotent
+        expect(await stores[1]!.nextRunDueAt()).toBeNull();
+      });
+
+      it('refuses a schema migrated by a newer Punctual', async () => {
+        const store = await open();
+        await (
+          await admin()
+        ).query(
+          `INSERT INTO "${store.schema}".punctual_migrations (version, name) VALUES ($1, 'from the future')`,
+          [LATEST_VERSION + 1],
+        );
+        await expect(storeOn(store.schema).migrate()).rejects.toMatchObject({ code: 'SCHEMA_TOO_NEW' });
+      });
+
+      it('rejects a schema name that is not a plain identifier', () => {
+        expect(() => postgresStore({ connectionString: PG_URL, schema: 'x"; DROP TABLE y; --' })).toThrow(
+          /schema/,
+        );
+      });
+    });
+
+    describe('across instances', () => {
+      it('claims each of 2,000 due runs exactly once when two instances race', async () => {
+        const a = await open();
+        const b = storeOn(a.schema, { poolSize: 4 });
+        const { schedule } = await a.putSchedule({ draft: draft(), nextFireAt: null, now: T0 });
+        const runs = Array.from({ length: 2000 }, (_, i) =>
+          runInsert({ schedule, scheduledFor: T0 + i, dueAt: T0 + (i % 7) }),
+        );
+        expect(await a.insertRuns(runs, T0)).toHaveLength(2000);
+        const seen: string[] = [];
+        const drain = async (store: Store, worker: string): Promise<void> => {
+          for (;;) {
+            const { claimed } = await store.claimRuns({
+              workerId: worker,
+              now: T0 + 10,
+              limit: 37,
+              leaseMs: 60_000,
+            });
+            if (claimed.length === 0) return;
+            seen.push(...claimed.map((c) => c.run.id));
+          }
+        };
+        await Promise.all([drain(a, 'a1'), drain(a, 'a2'), drain(b, 'b1'), drain(b, 'b2')]);
+        expect(seen).toHaveLength(2000);
+        expect(new Set(seen).size).toBe(2000);
+        expect(await a.nextRunDueAt()).toBeNull();
+      });
+
+      it('creates a key once when instances put it at the same moment; the others see it unchanged', async () => {
+        const a = await open();
+        const stores = [a, storeOn(a.schema), storeOn(a.schema)];
+        const results = await Promise.all(
+          stores.flatMap((s) => [0, 1].map(() => s.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 }))),
+        );
+        expect(results.filter((r) => r.created)).toHaveLength(1);
+        expect(
+          results.every((r) => r.schedule.version === 1 && r.schedule.id === results[0]!.schedule.id),
+        ).toBe(true);
+      });
+
+      it('lets exactly one of two racing advances of a schedule win', async () => {
+        const a = await open();
+        const b = storeOn(a.schema);
+        const { schedule } = await a.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+        const advance = (store: Store) =>
+          store.advanceSchedule({
+            tenantId: TENANT,
+            scheduleId: schedule.id,
+            version: 1,
+            expectedNextFireAt: T0,
+            nextFireAt: T0 + 300_000,
+            fired: 1,
+            complete: false,
+            runs: [runInsert({ schedule, scheduledFor: T0 })],
+            now: T0,
+          });
+        for (let round = 0; round < 5; round++) {
+          const results = await Promise.all([advance(a), advance(b), advance(a), advance(b)]);
+          const statuses = results.map((r) => r.status).sort();
+          expect(statuses).toEqual(
+            round === 0 ? ['advanced', 'conflict', 'conflict', 'conflict'] : Array(4).fill('conflict'),
+          );
+        }
+        const after = await a.getSchedule(TENANT, schedule.key);
+        expect(after).toMatchObject({ nextFireAt: T0 + 300_000, firedCount: 1 });
+        expect((await a.listRuns({ tenantId: TENANT, limit: 10 })).items).toHaveLength(1);
+      });
+
+      it.each(['skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const)(
+        'never runs two runs of one %s schedule at once across instances',
+        async (overlap) => {
+          const a = await open();
+          const b = storeOn(a.schema, { poolSize: 4 });
+          const schedules = [];
+          for (let i = 0; i < 8; i++) {
+            const { schedule } = await a.putSchedule({
+              draft: draft({ key: `s${i}`, policies: policies({ overlap }) }),
+              nextFireAt: null,
+              now: T0,
+            });
+            schedules.push(schedule);
+          }
+          await a.insertRuns(
+            schedules.flatMap((schedule) =>
+              Array.from({ length: 6 }, (_, i) => runInsert({ schedule, scheduledFor: T0 + i * 1000 })),
+            ),
+            T0,
+          );
+          const db = await admin();
+          const maxRunning = async (): Promise<number> => {
+            const { rows } = await db.query(
+              `SELECT coalesce(max(n), 0)::int AS n FROM (SELECT count(*) AS n FROM "${a.schema}".runs
+                WHERE state = 'running' GROUP BY schedule_id) AS c`,
+            );
+            return Number(rows[0]!.n);
+          };
+          const now = T0 + 10_000;
+          for (let round = 0; round < 12; round++) {
+            const claims = await Promise.all(
+              [a, b, a, b].map((s, i) => s.claimRuns({ workerId: `w${i}`, now, limit: 4, leaseMs: 60_000 })),
+            );
+            const claimed: ClaimedRun[] = claims.flatMap((c) => c.claimed);
+            expect(await maxRunning()).toBeLessThanOrEqual(1);
+            // cancelPrevious: a later claim in the same round cancels the earlier one, so only the count of
+            // running runs (above) is the invariant; the others claim at most one run per schedule a round.
+            if (overlap === 'cancelPrevious') continue;
+            const perSchedule = new Map<string, number>();
+            for (const c of claimed)
+              perSchedule.set(c.run.scheduleId, (perSchedule.get(c.run.scheduleId) ?? 0) + 1);
+            expect(Math.max(0, ...perSchedule.values())).toBeLessThanOrEqual(1);
+            await a.settleRuns(
+              claimed.map((c) => ({
+                runId: c.run.id,
+                token: c.token,
+                outcome: { state: 'succeeded', result: null },
+                attempt: {
+                  runId: c.run.id,
+                  attempt: c.run.attempt,
+                  workerId: c.run.leaseOwner!,
+                  startedAt: now,
+                  finishedAt: now,
+                  outcome: 'succeeded',
+                  error: null,
+                  result: null,
+                },
+              })),
+              now,
+            );
+          }
+        },
+      );
+    });
+
+    describe('wake-ups', () => {
+      it('wakes a listener in another instance when a run is inserted', async () => {
+        const a = await open();
+        const b = storeOn(a.schema);
+        const woke = new Promise<number>((resolve) => a.onWake(resolve));
+        await a.wakeupsReady();
+        const { schedule } = await b.putSchedule({ draft: draft(), nextFireAt: null, now: T0 });
+        await b.insertRuns(
+          [
+            runInsert({ schedule, scheduledFor: T0 + 5000 }),
+            runInsert({ schedule, scheduledFor: T0 + 2000 }),
+          ],
+          T0,
+        );
+        expect(await woke).toBe(T0 + 2000);
+      });
+
+      it('reconnects the LISTEN connection after it is killed, and reports the earliest due run', async () => {
+        const a = await open();
+        const { schedule } = await a.putSchedule({ draft: draft(), nextFireAt: null, now: T0 });
+        await a.insertRuns([runInsert({ schedule, scheduledFor: T0 + 7000 })], T0);
+        const wakes: number[] = [];
+        let resolveSecond!: (v: number) => void;
+        const second = new Promise<number>((r) => (resolveSecond = r));
+        a.onWake((dueAt) => {
+          wakes.push(dueAt);
+          if (wakes.length === 1) resolveSecond(dueAt);
+        });
+        await a.wakeupsReady();
+        const { rows } = await (
+          await admin()
+        ).query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = $1`, [
+          `LISTEN "${a.schema}_wake"`,
+        ]);
+        expect(rows).toHaveLength(1);
+        expect(await second).toBe(T0 + 7000);
+      });
+    });
+
+    describe('clock', () => {
+      it('measures the offset to the server clock (same machine: about zero)', async () => {
+        const store = await open();
+        const { offsetMs, rttMs } = await store.clockOffset(Date.now);
+        expect(rttMs).toBeGreaterThanOrEqual(0);
+        expect(Math.abs(offsetMs)).toBeLessThan(50);
+        expect(Math.abs(await store.measureClockOffset(Date.now))).toBeLessThan(50);
+        // A local clock an hour behind is corrected by an hour.
+        const behind = await store.measureClockOffset(() => Date.now() - 3_600_000);
+        expect(Math.abs(behind - 3_600_000)).toBeLessThan(50);
+      });
+    });
+
+    describe('connection loss', () => {
+      it('survives its connections being killed: the next operations succeed again', async () => {
+        const store = await open();
+        const errors: unknown[] = [];
+        const s2 = postgresStore({
+          connectionString: PG_URL,
+          schema: store.schema,
+          onError: (e) => errors.push(e),
+        });
+        current.stores.push(s2);
+        await s2.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+        await (
+          await admin()
+        ).query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'punctual' AND pid <> pg_backend_pid() AND query LIKE $1`,
+          [`%"${store.schema}"%`],
+        );
+        // Killed idle connections are dropped by the pool (reported, not thrown); queries go on.
+        let got;
+        for (let i = 0; i < 3 && got === undefined; i++)
+          got = await s2.getSchedule(TENANT, 'report').catch(() => undefined);
+        expect(got).toMatchObject({ key: 'report' });
+      });
+
+      it('rejects a call whose connection is killed mid-transaction, and carries on', async () => {
+        const store = await open();
+        await store.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
+        const db = await admin();
+        // Hold the schedule's row lock so the store's next transaction waits inside PostgreSQL.
+        const pg = (await import('pg')).default;
+        const holder = new pg.Client({ connectionString: PG_URL });
+        await holder.connect();
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT 1 FROM "${store.schema}".schedules WHERE key = 'report' FOR UPDATE`);
+          const put = store.putSchedule({
+            draft: draft({ description: 'changed' }),
+            nextFireAt: T0,
+            now: T0 + 1,
+          });
+          const outcome = put.then(
+            () => 'resolved',
+            (e: unknown) => e,
+          );
+          let killed = 0;
+          for (let i = 0; i < 500 && killed === 0; i++) {
+            const { rows } = await db.query(
+              `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+                WHERE application_name = 'punctual' AND wait_event_type = 'Lock' AND query LIKE $1`,
+              [`%"${store.schema}".schedules%FOR UPDATE%`],
+            );
+            killed = rows.length;
+          }
+          expect(killed).toBe(1);
+          expect(await outcome).toBeInstanceOf(Error);
+        } finally {
+          await holder.query('ROLLBACK');
+          await holder.end();
+        }
+        const res = await store.putSchedule({
+          draft: draft({ description: 'changed' }),
+          nextFireAt: T0,
+          now: T0 + 2,
+        });
+        expect(res.schedule.version).toBe(2);
+      });
+
+      it('rejects operations after close with STORE_CLOSED', async () => {
+        const store = await open();
+        await store.close();
+        await expect(store.nextRunDueAt()).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+      });
+    });
+  });
+}
