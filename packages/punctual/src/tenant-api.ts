@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
 import {
+  compileStored,
   normalizeSchedule,
   parseInstant,
   type Schedule,
@@ -167,13 +168,7 @@ export class TenantApi {
     const s = await this.require(key);
     if (s.state !== 'paused') return s;
     const now = this.clock.now();
-    const spec = compileSpec(s.spec, {
-      tz: s.tz,
-      now,
-      anchor: s.startAt ?? s.createdAt,
-      startAt: s.startAt,
-      endAt: s.endAt,
-    });
+    const spec = compileStored(s, now);
     const skipped: RunInsert[] = [];
     let t = s.nextFireAt;
     while (t !== null && t < now && skipped.length < s.policies.maxCatchup) {
@@ -238,13 +233,7 @@ export class TenantApi {
     }
     if (to > now)
       throw new PunctualError('SCHEDULE_INVALID', 'backfill cannot reach into the future', { field: 'to' });
-    const spec = compileSpec(s.spec, {
-      tz: s.tz,
-      now,
-      anchor: s.startAt ?? s.createdAt,
-      startAt: s.startAt,
-      endAt: s.endAt,
-    });
+    const spec = compileStored(s, now);
     const runs: RunInsert[] = [];
     for (let t = spec.nextAfter(from - 1); t !== null && t < to; t = spec.nextAfter(t)) {
       if (runs.length >= s.policies.maxCatchup) {

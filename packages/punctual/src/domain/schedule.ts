@@ -5,7 +5,7 @@
 import { PunctualError } from '../errors.js';
 import type { Json } from './json.js';
 import { resolvePolicies, type Policies } from './policies.js';
-import type { SpecKind } from './spec/compiled-spec.js';
+import type { CompiledSpec, SpecKind } from './spec/compiled-spec.js';
 import { compileSpec } from './spec/compile-spec.js';
 import { parseDuration } from './spec/duration.js';
 import { parseTarget, type Target } from './target.js';
@@ -160,4 +160,19 @@ export function normalizeSchedule(
 /** True when two drafts describe the same schedule (an upsert with no change keeps the version). */
 export function sameDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Recompiles a stored schedule's spec (validated when it was saved). No "never fires" check: running out of
+ * occurrences later, e.g. once endAt has passed, is normal and missed occurrences must still be found.
+ */
+export function compileStored(s: Schedule, now: number): CompiledSpec {
+  return compileSpec(s.spec, {
+    tz: s.tz,
+    now,
+    anchor: s.startAt ?? s.createdAt,
+    startAt: s.startAt,
+    endAt: s.endAt,
+    validate: false,
+  });
 }

@@ -1,5 +1,6 @@
 // Where a run is delivered. A target is an object with exactly one key naming its kind. This module owns
-// the shape and its validation; delivery lives in src/targets/. It must never perform I/O.
+// the shape and its validation (broker targets: the shape only; connection names and destination rules are
+// the broker drivers' check); delivery lives in src/targets/. It must never perform I/O.
 
 import { PunctualError } from '../errors.js';
 
@@ -9,10 +10,27 @@ export interface HandlerTarget {
 export interface WebhookTarget {
   webhook: { url: string; method?: string; headers?: Record<string, string>; timeoutMs?: number };
 }
-export type Target = HandlerTarget | WebhookTarget;
-export type TargetKind = 'handler' | 'webhook';
+/** A Redis Streams target: `XADD` to `stream` on the operator's connection named `connection`. */
+export interface RedisTarget {
+  redis: { connection: string; stream: string; maxLen?: number };
+}
+/** A NATS JetStream target: a publish to `subject` on the operator's connection named `connection`. */
+export interface NatsTarget {
+  nats: { connection: string; subject: string };
+}
+/** A RabbitMQ target: a publish to `exchange` (default: the default exchange) with `routingKey`. */
+export interface AmqpTarget {
+  amqp: { connection: string; exchange?: string; routingKey: string };
+}
+export type BrokerTarget = RedisTarget | NatsTarget | AmqpTarget;
+/** Tenant JavaScript run in the sandbox: a module whose default export is called with `ctx`. */
+export interface ScriptTarget {
+  script: { source: string; timeoutMs?: number; memoryMb?: number };
+}
+export type Target = HandlerTarget | WebhookTarget | BrokerTarget | ScriptTarget;
+export type TargetKind = 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script';
 
-const KINDS: readonly TargetKind[] = ['handler', 'webhook'];
+const KINDS: readonly TargetKind[] = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'];
 
 export function targetKind(t: Target): TargetKind {
   return Object.keys(t)[0] as TargetKind;
@@ -41,6 +59,8 @@ export function parseTarget(input: unknown): Target {
     }
     return { handler: value };
   }
+  if (kind === 'redis' || kind === 'nats' || kind === 'amqp') return parseBroker(kind, value);
+  if (kind === 'script') return { script: parseScript(value) };
   return { webhook: parseWebhook(value) };
 }
 
@@ -138,6 +158,102 @@ function parseWebhook(value: unknown): WebhookTarget['webhook'] {
       throw webhookInvalid('timeoutMs', 'must be an integer between 100 and 60000');
     }
     out.timeoutMs = t;
+  }
+  return out;
+}
+
+/** The fields of each broker target, and whether each is required. */
+const BROKER_FIELDS = {
+  redis: { connection: true, stream: true, maxLen: false },
+  nats: { connection: true, subject: true },
+  amqp: { connection: true, exchange: false, routingKey: true },
+} as const;
+const BROKER_NAME_MAX = 200;
+
+function brokerInvalid(kind: string, field: string, why: string): PunctualError {
+  const path = `target.${kind}${field ? `.${field}` : ''}`;
+  return new PunctualError('SCHEDULE_INVALID', `${path} ${why}`, { field: path });
+}
+
+/**
+ * Validates a broker target's shape: the connection name and destination names are non-empty strings of at
+ * most 200 characters, `maxLen` a whole number from 1 to 1e9, no unknown field. Whether the connection
+ * exists and the destination is allowed under its prefix is the broker driver's check.
+ */
+function parseBroker(kind: 'redis' | 'nats' | 'amqp', value: unknown): BrokerTarget {
+  const example = {
+    redis: '{ "connection": "events", "stream": "orders" }',
+    nats: '{ "connection": "events", "subject": "orders.created" }',
+    amqp: '{ "connection": "events", "routingKey": "orders" }',
+  }[kind];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw brokerInvalid(kind, '', `must be an object such as ${example}`);
+  }
+  const fields: Record<string, boolean> = BROKER_FIELDS[kind];
+  const v = value as Record<string, unknown>;
+  for (const k of Object.keys(v)) {
+    if (!(k in fields)) throw brokerInvalid(kind, k, `is not a ${kind} field (${Object.keys(fields).join(', ')})`);
+  }
+  const out: Record<string, string | number> = {};
+  for (const [name, required] of Object.entries(fields)) {
+    const x = v[name];
+    if (x === undefined) {
+      if (required) throw brokerInvalid(kind, name, 'is required');
+      continue;
+    }
+    if (name === 'maxLen') {
+      if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > 1_000_000_000) {
+        throw brokerInvalid(kind, name, 'must be an integer between 1 and 1000000000');
+      }
+      out[name] = x;
+      continue;
+    }
+    if (typeof x !== 'string' || x.length === 0) throw brokerInvalid(kind, name, 'must be a non-empty string');
+    if (x.length > BROKER_NAME_MAX) {
+      throw brokerInvalid(kind, name, `must be at most ${BROKER_NAME_MAX} characters`);
+    }
+    out[name] = x;
+  }
+  return { [kind]: out } as unknown as BrokerTarget;
+}
+
+const SCRIPT_FIELDS = ['source', 'timeoutMs', 'memoryMb'];
+/** A sanity bound on the source's length; the script driver enforces the operator's (smaller) byte limit. */
+const SCRIPT_SOURCE_MAX_CHARS = 1_048_576;
+
+function scriptInvalid(field: string, why: string): PunctualError {
+  const path = `target.script${field ? `.${field}` : ''}`;
+  return new PunctualError('SCHEDULE_INVALID', `${path} ${why}`, { field: path });
+}
+
+/**
+ * Validates a script target's shape: a non-empty source string, and whole positive `timeoutMs` and
+ * `memoryMb` when given. Whether they are within the operator's limits, and whether the source compiles,
+ * is the script driver's check.
+ */
+function parseScript(value: unknown): ScriptTarget['script'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw scriptInvalid('', 'must be an object such as { "source": "export default (ctx) => ctx.payload" }');
+  }
+  const v = value as Record<string, unknown>;
+  for (const k of Object.keys(v)) {
+    if (!SCRIPT_FIELDS.includes(k))
+      throw scriptInvalid(k, `is not a script field (${SCRIPT_FIELDS.join(', ')})`);
+  }
+  if (typeof v.source !== 'string' || v.source.trim() === '') {
+    throw scriptInvalid('source', 'must be a non-empty string of JavaScript');
+  }
+  if (v.source.length > SCRIPT_SOURCE_MAX_CHARS) {
+    throw scriptInvalid('source', `must be at most ${SCRIPT_SOURCE_MAX_CHARS} characters`);
+  }
+  const out: ScriptTarget['script'] = { source: v.source };
+  for (const field of ['timeoutMs', 'memoryMb'] as const) {
+    const x = v[field];
+    if (x === undefined) continue;
+    if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 1) {
+      throw scriptInvalid(field, 'must be a whole number >= 1');
+    }
+    out[field] = x;
   }
   return out;
 }

@@ -61,6 +61,29 @@ describe('misfire after downtime', () => {
     expect(ran.length).toBeGreaterThanOrEqual(29);
   });
 
+  it('runAll still finds every missed occurrence when endAt passed during the outage', async () => {
+    h = await harness({ start: '2026-01-05T00:00:30Z' });
+    const fired: number[] = [];
+    h.s.handle('tick', (ctx) => {
+      fired.push(ctx.run.scheduledFor);
+    });
+    await h.s.put({
+      key: 'bounded',
+      spec: '@every 1m',
+      startAt: '2026-01-05T00:01:00Z',
+      endAt: '2026-01-05T00:10:00Z',
+      target: { handler: 'tick' },
+      policies: { misfire: 'runAll' },
+    });
+    await h.clock.advance(2 * MIN);
+    await h.s.stop();
+    await h.clock.advance(30 * MIN);
+    await h.s.start();
+    await h.quiesce();
+    expect(fired).toHaveLength(10);
+    expect((await h.s.get('bounded'))!.state).toBe('completed');
+  });
+
   it('caps a catch-up at maxCatchup runs and records the rest as one record', async () => {
     await outage('runAll', 30 * MIN, { maxCatchup: 5 });
     expect(h.of('run:skipped').filter((e) => e.run.reason === 'catchupCap')).toHaveLength(1);

@@ -92,7 +92,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
         value: compiled.source,
       });
     }
-  } else {
+  } else if (opts.validate !== false) {
     const from = Math.max(opts.now, startAt ?? -Infinity);
     if (nextAfter(from - 1) === null) {
       if (hitLimit()) {

@@ -27,4 +27,9 @@ export interface CompileOptions {
   anchor?: number | undefined;
   startAt?: number | null | undefined;
   endAt?: number | null | undefined;
+  /**
+   * Check at save time that the spec fires at least once from `now` (SPEC_NEVER_FIRES). Default true; a
+   * stored schedule is recompiled with false, since running out of occurrences later is normal.
+   */
+  validate?: boolean | undefined;
 }
