@@ -7,7 +7,7 @@ import { tmpdir, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { sqliteStore } from '../packages/punctual/src/index.js';
 import { table } from './stats.js';
-import { drain, enqueueBulk, enqueueOneByOne, firingLateness, type StoreFactory } from './workloads.js';
+import { boundaryFanOut, drain, enqueueBulk, enqueueOneByOne, firingLateness, type StoreFactory } from './workloads.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -46,8 +46,8 @@ async function factoryFor(name: string): Promise<StoreFactory> {
 }
 
 const sizes = quick
-  ? { oneByOne: 1000, bulk: 5000, drain: 5000, fire: 200, spread: 5000, pending: 20_000 }
-  : { oneByOne: 5000, bulk: 20_000, drain: 20_000, fire: 1000, spread: 20_000, pending: 1_000_000 };
+  ? { oneByOne: 1000, bulk: 5000, drain: 5000, fire: 200, spread: 5000, pending: 20_000, fanOut: 1000 }
+  : { oneByOne: 5000, bulk: 20_000, drain: 20_000, fire: 1000, spread: 20_000, pending: 1_000_000, fanOut: 10_000 };
 
 const make = await factoryFor(storeName);
 const rows: Record<string, string | number>[] = [];
@@ -64,6 +64,14 @@ log({
   workload: `firing lateness, ${sizes.fire} runs over ${sizes.spread / 1000} s, ${sizes.pending} other runs pending`,
   result: `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms, missed ${f.missed}`,
 });
+
+if (storeName === 'postgres' || args.includes('--fan-out')) {
+  const b = await boundaryFanOut(make, sizes.fanOut);
+  log({
+    workload: `recurring fan-out: ${sizes.fanOut} schedules on one minute boundary, lateness of each first start`,
+    result: `p50 ${b.p50} ms, p99 ${b.p99} ms, max ${b.max} ms, missed ${b.missed}`,
+  });
+}
 
 const date = new Date().toISOString().slice(0, 10);
 const header = `# Benchmark: ${storeName}${quick ? ' (quick)' : ''}, ${date}\n\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Command: \`npm run bench -- --store ${storeName}${quick ? ' --quick' : ''}\`.\n\n`;

@@ -132,3 +132,40 @@ export async function firingLateness(
     return { ...summary(lateness), missed: opts.runs - lateness.length };
   });
 }
+
+/**
+ * Recurring fan-out: `n` schedules on the same minute boundary (`* * * * *`); lateness of each schedule's
+ * first start after the boundary.
+ */
+export async function boundaryFanOut(
+  make: StoreFactory,
+  n: number,
+): Promise<{ p50: number; p99: number; max: number; n: number; missed: number }> {
+  return withScheduler(make, async (s) => {
+    const first = new Map<string, number>();
+    s.handle('boundary', (ctx) => {
+      if (!first.has(ctx.run.scheduleKey)) first.set(ctx.run.scheduleKey, Date.now() - ctx.run.scheduledFor);
+    });
+    for (let i = 0; i < n; i += 1000) {
+      await s.putMany(
+        Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+          key: `minute-${i + j}`,
+          spec: '* * * * *',
+          target: { handler: 'boundary' },
+        })),
+      );
+    }
+    await s.start();
+    // Wait for the boundary after the next one, so every schedule is materialised well ahead of it.
+    const deadline = Date.now() + 130_000;
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (first.size >= n || Date.now() > deadline) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 100);
+    });
+    return { ...summary([...first.values()]), missed: n - first.size };
+  });
+}
