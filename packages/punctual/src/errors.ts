@@ -13,6 +13,13 @@ export const ERROR_CODES = {
   TARGET_ADDRESS_REFUSED:
     'the target address is loopback, private, link-local, metadata or otherwise special and is not allowed',
   DURATION_INVALID: 'a duration is malformed or out of range',
+  BROKER_NOT_CONFIGURED:
+    'the broker target names no connection of its kind in the operator configuration (details.field names it)',
+  BROKER_DESTINATION_INVALID:
+    'the stream, subject, exchange or routing key is not allowed: wildcards, empty or dotted segments, whitespace, control characters or too long',
+  BROKER_CONFIG_INVALID:
+    'the operator broker configuration is invalid (details.connection names the connection)',
+  BROKER_CLIENT_MISSING: "the broker's client library is not installed in this process",
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',
@@ -38,6 +45,22 @@ export const ERROR_CODES = {
   WEBHOOK_TIMEOUT: 'the webhook did not answer within its timeout (or the attempt was aborted)',
   WEBHOOK_CONNECTION: 'the webhook could not be reached (DNS, refused, reset, TLS)',
   WEBHOOK_SECRET_UNAVAILABLE: "the tenant's webhook signing secret could not be read",
+  BROKER_UNAVAILABLE:
+    'the broker could not be reached, or the connection was lost before the publish was acknowledged',
+  BROKER_PUBLISH_FAILED:
+    'the broker refused the message, did not acknowledge it in time, or could not route it',
+  // Scripts (the sandbox) and their key-value store
+  SCRIPT_SYNTAX_ERROR: 'the script does not compile (details.line and details.column locate the error)',
+  SCRIPT_TOO_LARGE: "the script's source is larger than the operator's limit",
+  SCRIPT_TIMEOUT: 'the script ran past its time limit (or was aborted) and was stopped',
+  SCRIPT_OUT_OF_MEMORY: 'the script used more memory (or stack) than its limit and was stopped',
+  SCRIPT_RESULT_TOO_LARGE: "the script's return value, as JSON, is larger than the limit",
+  SCRIPT_HOST_CALL_REFUSED:
+    'the script asked the host for something it may not have: a refused address or host, or a per-run call limit',
+  SCRIPT_FAILED: "the script threw (message and stack are the script's), or the sandbox could not run it",
+  KV_INVALID:
+    'a key-value key or value is invalid (key: 1 to 256 characters, no control characters; value: JSON)',
+  KV_QUOTA_EXCEEDED: "the tenant's key-value store is full (number of keys) or the value is too large",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,18 +1,14 @@
 // The command line: preview and describe called as functions with a fake io (exact JSON shapes, exit codes,
-// the DST case), serve on a temporary SQLite file, and one spawn of the real entry point through the
+// the DST case), and one spawn of the real entry point through the
 // TypeScript loader (with the test tsconfig, so `punctual` resolves to the library's sources and nothing
-// needs building).
+// needs building). `serve` has its own file, serve.test.ts.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe as suite, expect, it } from 'vitest';
+import { describe as suite, expect, it } from 'vitest';
 import { describe } from '../src/cli/commands/describe.js';
 import { formatInZone, preview } from '../src/cli/commands/preview.js';
-import { serve } from '../src/cli/commands/serve.js';
 import type { CliIo } from '../src/cli/io.js';
 
 const NOW = Date.parse('2026-03-07T12:00:00Z');
@@ -176,36 +172,6 @@ suite('punctual describe', () => {
     expect(await describe({ spec: '0 0 * * 8', json: true }, io)).toBe(1);
     expect(JSON.parse(out())).toMatchObject({ error: { code: 'SPEC_INVALID' } });
     expect(err()).toBe('');
-  });
-});
-
-suite('punctual serve', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('opens the database (creating its folder), says where it is, and stops when signalled', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'punctual-cli-'));
-    const path = join(dir, 'nested', 'punctual.db');
-    const stop = new AbortController();
-    const { io, out } = fakeIo();
-    const running = serve(
-      { databasePath: path, signal: stop.signal },
-      {
-        ...io,
-        stdout: (t) => {
-          io.stdout(t);
-          if (t.includes('running')) stop.abort();
-        },
-      },
-    );
-    expect(await running).toBe(0);
-    expect(existsSync(path)).toBe(true);
-    const lines = out().trimEnd().split('\n');
-    expect(lines[0]).toContain(path);
-    expect(lines[0]).toContain('no HTTP API yet');
-    expect(lines.at(-1)).toBe('punctual: stopped');
   });
 });
 

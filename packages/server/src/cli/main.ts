@@ -58,7 +58,9 @@ program
 
 program
   .command('serve')
-  .description('run the scheduler on the SQLite file at PUNCTUAL_DATABASE_PATH (default ./data/punctual.db)')
+  .description(
+    'run the service: the HTTP API and the scheduler, on SQLite at PUNCTUAL_DATABASE_PATH (default ./data/punctual.db) or PostgreSQL at PUNCTUAL_DATABASE_URL',
+  )
   .action(async () => {
     const stop = new AbortController();
     const onSignal = (): void => {
@@ -67,7 +69,7 @@ program
       stop.abort();
     };
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-    const code = await serve({ databasePath: process.env.PUNCTUAL_DATABASE_PATH, signal: stop.signal }, io);
+    const code = await serve({ env: process.env, isTty: process.stdout.isTTY === true, signal: stop.signal }, io);
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     process.exit(code);
   });

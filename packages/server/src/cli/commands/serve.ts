@@ -1,23 +1,27 @@
-// `punctual serve`: runs the scheduler on the SQLite file at PUNCTUAL_DATABASE_PATH (default
-// ./data/punctual.db) until its stop signal fires, then stops gracefully (in-flight runs finish or are handed
-// back) and closes the store. It owns nothing else: the HTTP API is not served here yet, and this file must
-// not pretend it is.
+// `punctual serve`: loads the configuration (environment, optional PUNCTUAL_CONFIG file), runs the service
+// (database, migrations, scheduler, HTTP API) until its stop signal fires, then stops gracefully. It prints
+// where the API, its docs and the dashboard are, and on a first start the `default` tenant's API key, once.
+// It owns the printed banner and the exit codes of serve; everything else belongs to service.ts.
 
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { createScheduler, DEFAULT_DATABASE_PATH, sqliteStore } from 'punctual';
-import { EXIT_OK, reportError, type CliIo } from '../io.js';
+import type { DestinationStream } from 'pino';
+import { ConfigError, loadConfig } from '../../config.js';
+import { createLogger } from '../../logger.js';
+import { createService, type Service } from '../../service.js';
+import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type CliIo } from '../io.js';
 
 export interface ServeArgs {
-  /** The database file (PUNCTUAL_DATABASE_PATH); empty or undefined: ./data/punctual.db. */
+  /** The environment the settings come from. Default: the process's (main.ts does not pass it yet). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** PUNCTUAL_DATABASE_PATH given directly (wins over `env`; empty or undefined: not given). */
   databasePath?: string | undefined;
-  /** Fires on SIGINT or SIGTERM: the scheduler stops and the command returns. */
+  /** Fires on SIGINT or SIGTERM: the service stops and the command returns. */
   signal: AbortSignal;
-}
-
-/** The database file serve opens, made absolute against the working directory. */
-export function databasePathOf(databasePath: string | undefined): string {
-  return resolve(databasePath === undefined || databasePath === '' ? DEFAULT_DATABASE_PATH : databasePath);
+  /** Reads the PUNCTUAL_CONFIG file. Default: fs. */
+  readFile?: (path: string) => string;
+  /** Where log lines go. Default: standard output. */
+  logDestination?: DestinationStream;
+  /** Whether standard output is a terminal (pretty logs with PUNCTUAL_LOG_FORMAT=auto). Default: asks stdout. */
+  isTty?: boolean;
 }
 
 function stopped(signal: AbortSignal): Promise<void> {
@@ -27,32 +31,68 @@ function stopped(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What serve prints once it listens. */
+export function banner(url: string, database: string, bootstrap: Service['bootstrap']): string {
+  const lines = [
+    `punctual: serving on ${url} (${database})`,
+    `  API        ${url}/v1`,
+    `  API docs   ${url}/docs  (OpenAPI: ${url}/openapi.json)`,
+    `  Dashboard  ${url}/`,
+    `  Metrics    ${url}/metrics`,
+  ];
+  if (bootstrap) {
+    lines.push(
+      '',
+      `punctual: first start: created the tenant "${bootstrap.tenantId}". Its API key is shown this once`,
+      '(only its hash is stored); keep it somewhere safe:',
+      '',
+      `  ${bootstrap.apiKey}`,
+      '',
+      `  curl -H "Authorization: Bearer ${bootstrap.apiKey}" ${url}/v1/schedules`,
+      '',
+    );
+  }
+  lines.push('Stop with Ctrl+C.');
+  return `${lines.join('\n')}\n`;
+}
+
 export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
-  const path = databasePathOf(args.databasePath);
-  mkdirSync(dirname(path), { recursive: true });
-  const scheduler = createScheduler({ store: sqliteStore({ path }) });
-  scheduler.on('error', ({ error, where }) => {
-    io.stderr(`punctual: error in ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
-  });
+  const env = { ...(args.env ?? process.env) };
+  if (args.databasePath) env.PUNCTUAL_DATABASE_PATH = args.databasePath;
+  let config;
   try {
-    await scheduler.start();
+    config = args.readFile ? loadConfig(env, args.readFile) : loadConfig(env);
   } catch (e) {
-    await scheduler.close().catch(() => {});
-    return reportError(e, io, false);
+    if (!(e instanceof ConfigError)) throw e;
+    io.stderr(`punctual: CONFIG_INVALID: the configuration has ${e.problems.length} problem(s):\n`);
+    for (const p of e.problems) io.stderr(`  - ${p}\n`);
+    return EXIT_USAGE;
   }
-  // The engine's own timers keep the process alive today; this makes it independent of that detail.
-  const keepAlive = setInterval(() => {}, 1 << 30);
-  io.stdout(
-    `punctual: scheduler running on the SQLite database ${path}; no HTTP API yet (it arrives with the service), ` +
-      `so schedules are managed through the library for now. Stop with Ctrl+C.\n`,
-  );
-  await stopped(args.signal);
-  io.stdout('punctual: stopping (in-flight runs get the shutdown grace to finish)\n');
+  const logger = await createLogger(config, {
+    destination: args.logDestination,
+    isTty: args.isTty ?? process.stdout.isTTY === true,
+  });
+  let service: Service;
+  let url: string;
   try {
-    await scheduler.close();
-  } finally {
-    clearInterval(keepAlive);
+    service = await createService(config, { logger });
+  } catch (e) {
+    logger.fatal({ err: e }, 'could not open the service');
+    io.stderr(`punctual: cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT_REJECTED;
   }
+  try {
+    ({ url } = await service.start());
+  } catch (e) {
+    logger.fatal({ err: e }, 'could not start');
+    io.stderr(`punctual: cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
+    await service.close().catch(() => {});
+    return EXIT_REJECTED;
+  }
+  io.stdout(banner(url, service.database, service.bootstrap));
+  await stopped(args.signal);
+  io.stdout('punctual: stopping (in-flight requests finish; in-flight runs get the shutdown grace)\n');
+  await service.close();
   io.stdout('punctual: stopped\n');
   return EXIT_OK;
 }

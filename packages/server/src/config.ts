@@ -1,0 +1,349 @@
+// The service's configuration: every setting declared once (environment name, file key, default, meaning),
+// one zod schema over them, and `loadConfig`, which merges an optional JSON file (PUNCTUAL_CONFIG) under the
+// environment and returns a frozen Config. Every refusal names the setting and what it got. It must never
+// read `process` itself (callers pass the environment and a file reader) and never echo a database password.
+
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { parseDuration } from 'punctual';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** PostgreSQL connection URL; null means the SQLite file at databasePath. */
+  databaseUrl: string | null;
+  databasePath: string;
+  pgSchema: string;
+  host: string;
+  port: number;
+  /** Where users reach the service (no trailing slash); null: derived from the address listened on. */
+  publicUrl: string | null;
+  logLevel: LogLevel;
+  logFormat: 'auto' | 'json' | 'pretty';
+  /** Largest request body in bytes. */
+  bodyLimit: number;
+  /** CIDR blocks webhooks may reach although private or loopback (comma-separated). */
+  allowPrivateTargets: string;
+  concurrency: number;
+  /** API requests per second per tenant when the tenant's quota does not say. */
+  defaultRateLimit: number;
+  webhookSecretGraceMs: number;
+  shutdownGraceMs: number;
+  /** How many tenants get their own value of the `tenant` metric label; the rest share `other`. */
+  metricsTenantLabels: number;
+}
+
+/** Thrown by loadConfig with every problem found (one line each, naming the setting). */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+type Raw = string | number | boolean;
+
+interface Setting {
+  key: keyof Config;
+  env: string;
+  /** The default as written in docs/operations.md (undefined: none). */
+  default: string | undefined;
+  /** What a valid value looks like, for "must be ..." messages. */
+  expect: string;
+  doc: string;
+  schema: z.ZodType;
+}
+
+const int = (min: number, max: number): z.ZodType =>
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().min(min).max(max));
+
+const duration = z.union([z.number().int().min(0), z.string()]).transform((v, ctx) => {
+  if (typeof v === 'number') return v;
+  try {
+    return parseDuration(v.trim());
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'not a duration' });
+    return z.NEVER;
+  }
+});
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 };
+const size = (min: number, max: number): z.ZodType =>
+  z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const m = /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(String(v));
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: 'not a size' });
+        return z.NEVER;
+      }
+      return Number(m[1]) * (SIZE_UNITS[(m[2] ?? '').toLowerCase()] ?? 1);
+    })
+    .pipe(z.number().int().min(min).max(max));
+
+function validCidr(entry: string): boolean {
+  const [addr, prefix, extra] = entry.split('/');
+  if (addr === undefined || extra !== undefined) return false;
+  const family = isIP(addr);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+export const SETTINGS: readonly Setting[] = [
+  {
+    key: 'databaseUrl',
+    env: 'PUNCTUAL_DATABASE_URL',
+    default: undefined,
+    expect: 'a postgres:// or postgresql:// URL',
+    doc: 'PostgreSQL connection URL. Unset: the SQLite file at PUNCTUAL_DATABASE_PATH.',
+    schema: z.string().regex(/^postgres(ql)?:\/\/\S+$/),
+  },
+  {
+    key: 'databasePath',
+    env: 'PUNCTUAL_DATABASE_PATH',
+    default: './data/punctual.db',
+    expect: 'a file path',
+    doc: 'The SQLite database file (its folder is created). Ignored with PUNCTUAL_DATABASE_URL.',
+    schema: z.string().min(1).max(4096),
+  },
+  {
+    key: 'pgSchema',
+    env: 'PUNCTUAL_PG_SCHEMA',
+    default: 'punctual',
+    expect: 'a lowercase SQL identifier (a-z, 0-9, _; at most 63 characters, not starting with a digit)',
+    doc: "PostgreSQL schema holding Punctual's tables.",
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/),
+  },
+  {
+    key: 'host',
+    env: 'PUNCTUAL_HOST',
+    default: '127.0.0.1',
+    expect: 'a host name or IP address',
+    doc: 'Address the HTTP server listens on. Use 0.0.0.0 to accept connections from other machines.',
+    schema: z.string().regex(/^[A-Za-z0-9.:_-]{1,253}$/),
+  },
+  {
+    key: 'port',
+    env: 'PUNCTUAL_PORT',
+    default: '8080',
+    expect: 'an integer between 0 and 65535 (0 picks a free port)',
+    doc: 'TCP port of the HTTP server.',
+    schema: int(0, 65535),
+  },
+  {
+    key: 'publicUrl',
+    env: 'PUNCTUAL_PUBLIC_URL',
+    default: undefined,
+    expect: 'an absolute http or https URL',
+    doc: 'The URL users reach the service at (behind a proxy). Default: http://HOST:PORT.',
+    schema: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/)
+      .transform((v) => v.replace(/\/+$/, '')),
+  },
+  {
+    key: 'logLevel',
+    env: 'PUNCTUAL_LOG_LEVEL',
+    default: 'info',
+    expect: `one of ${LOG_LEVELS.join(', ')}`,
+    doc: 'Least severe log level written.',
+    schema: z.enum(LOG_LEVELS),
+  },
+  {
+    key: 'logFormat',
+    env: 'PUNCTUAL_LOG_FORMAT',
+    default: 'auto',
+    expect: 'one of auto, json, pretty',
+    doc: 'JSON lines, or pretty lines for people; auto is pretty when standard output is a terminal.',
+    schema: z.enum(['auto', 'json', 'pretty']),
+  },
+  {
+    key: 'bodyLimit',
+    env: 'PUNCTUAL_BODY_LIMIT',
+    default: '1mb',
+    expect: 'a size from 1kb to 64mb (bytes, or with a kb or mb suffix)',
+    doc: 'Largest request body; a larger one is refused with 413 BODY_TOO_LARGE.',
+    schema: size(1024, 64 * 1024 * 1024),
+  },
+  {
+    key: 'allowPrivateTargets',
+    env: 'PUNCTUAL_ALLOW_PRIVATE_TARGETS',
+    default: '',
+    expect: 'a comma-separated list of IP addresses or CIDR blocks (127.0.0.0/8,::1/128)',
+    doc: 'Loopback, private or link-local blocks webhooks may reach anyway. Default: none.',
+    schema: z.string().refine((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== '')
+        .every(validCidr),
+    ),
+  },
+  {
+    key: 'concurrency',
+    env: 'PUNCTUAL_CONCURRENCY',
+    default: '10',
+    expect: 'an integer between 1 and 1000',
+    doc: 'Runs this process delivers at once.',
+    schema: int(1, 1000),
+  },
+  {
+    key: 'defaultRateLimit',
+    env: 'PUNCTUAL_DEFAULT_RATE_LIMIT',
+    default: '50',
+    expect: 'an integer between 1 and 100000',
+    doc: "API requests per second per tenant (burst: one second's worth) unless the tenant's quota says.",
+    schema: int(1, 100_000),
+  },
+  {
+    key: 'webhookSecretGraceMs',
+    env: 'PUNCTUAL_WEBHOOK_SECRET_GRACE',
+    default: '24h',
+    expect: 'a duration such as 24h, 90m or PT1H',
+    doc: 'After a webhook secret rotation, how long requests carry the old signature too.',
+    schema: duration,
+  },
+  {
+    key: 'shutdownGraceMs',
+    env: 'PUNCTUAL_SHUTDOWN_GRACE',
+    default: '10s',
+    expect: 'a duration such as 10s or 1m',
+    doc: 'On SIGTERM/SIGINT, how long in-flight runs may take to finish before they are handed back.',
+    schema: duration,
+  },
+  {
+    key: 'metricsTenantLabels',
+    env: 'PUNCTUAL_METRICS_TENANT_LABELS',
+    default: '20',
+    expect: 'an integer between 0 and 1000',
+    doc: 'Tenants (first seen first) whose id becomes a metric label value; the rest are counted as `other`.',
+    schema: int(0, 1000),
+  },
+];
+
+/** The one schema: environment names to their parsed values (unset settings are absent). */
+export const configSchema = z.object(
+  Object.fromEntries(SETTINGS.map((s) => [s.env, s.schema.optional()])) as Record<string, z.ZodType>,
+);
+
+/** The URL of a server listening on host:port, as a browser on this machine would reach it. */
+export function localUrl(host: string, port: number): string {
+  const reachable =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachable}:${port}`;
+}
+
+/** The setting that names the optional JSON file; its keys are the Config keys (`port`, `databasePath`...). */
+export const CONFIG_FILE_ENV = 'PUNCTUAL_CONFIG';
+
+function show(key: keyof Config, v: Raw): string {
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  // A database URL may carry a password: show its scheme and host only.
+  const safe = key === 'databaseUrl' ? text.replace(/\/\/[^@/]*@/, '//***@') : text;
+  return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
+}
+
+function readConfigFile(
+  path: string,
+  readFile: (path: string) => string,
+  problems: string[],
+): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (e) {
+    problems.push(`${CONFIG_FILE_ENV}: cannot read ${path}: ${(e as Error).message}`);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    problems.push(`${CONFIG_FILE_ENV}: ${path} is not valid JSON: ${(e as Error).message}`);
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push(`${CONFIG_FILE_ENV}: ${path} must hold a JSON object such as {"port": 8080}`);
+    return {};
+  }
+  const known = new Set<string>(SETTINGS.map((s) => s.key));
+  for (const k of Object.keys(parsed)) {
+    if (!known.has(k)) problems.push(`"${k}" in ${path} is not a setting (known: ${[...known].join(', ')})`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Reads the settings from `env` (and the JSON file PUNCTUAL_CONFIG names, which `readFile` reads; the
+ * environment wins), applies the defaults and validates everything. Throws ConfigError listing every
+ * problem, each naming its setting: `PUNCTUAL_PORT must be an integer between 0 and 65535 ..., got "abc"`.
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): Readonly<Config> {
+  const problems: string[] = [];
+  const filePath = env[CONFIG_FILE_ENV];
+  const file = filePath ? readConfigFile(filePath, readFile, problems) : {};
+  const raw: Record<string, Raw> = {};
+  const from: Record<string, string> = {};
+  for (const s of SETTINGS) {
+    const e = env[s.env];
+    const f = file[s.key];
+    if (e !== undefined && e !== '') {
+      raw[s.env] = e;
+      from[s.env] = s.env;
+    } else if (f !== undefined && f !== null) {
+      if (typeof f !== 'string' && typeof f !== 'number' && typeof f !== 'boolean') {
+        problems.push(`${s.key} (${s.env}) in ${filePath} must be ${s.expect}, got ${JSON.stringify(f)}`);
+        continue;
+      }
+      raw[s.env] = f;
+      from[s.env] = `${s.key} (${s.env}) in ${filePath}`;
+    } else if (s.default !== undefined) {
+      raw[s.env] = s.default;
+      from[s.env] = s.env;
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const bad = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+    for (const s of SETTINGS) {
+      if (bad.has(s.env))
+        problems.push(`${from[s.env]} must be ${s.expect}, got ${show(s.key, raw[s.env] as Raw)}`);
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const v = parsed.data as Record<string, unknown>;
+  const get = <T>(key: keyof Config): T => v[SETTINGS.find((s) => s.key === key)!.env] as T;
+  return Object.freeze({
+    databaseUrl: get<string | undefined>('databaseUrl') ?? null,
+    databasePath: get<string>('databasePath'),
+    pgSchema: get<string>('pgSchema'),
+    host: get<string>('host'),
+    port: get<number>('port'),
+    publicUrl: get<string | undefined>('publicUrl') ?? null,
+    logLevel: get<LogLevel>('logLevel'),
+    logFormat: get<Config['logFormat']>('logFormat'),
+    bodyLimit: get<number>('bodyLimit'),
+    allowPrivateTargets: get<string>('allowPrivateTargets'),
+    concurrency: get<number>('concurrency'),
+    defaultRateLimit: get<number>('defaultRateLimit'),
+    webhookSecretGraceMs: get<number>('webhookSecretGraceMs'),
+    shutdownGraceMs: get<number>('shutdownGraceMs'),
+    metricsTenantLabels: get<number>('metricsTenantLabels'),
+  });
+}

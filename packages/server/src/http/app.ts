@@ -1,0 +1,205 @@
+// The HTTP application: a Fastify instance with JSON-only bodies, zod validation and serialisation, the one
+// error shape, the OpenAPI document (/openapi.json, /docs), operational routes, and /v1 behind
+// authentication and per-tenant rate limiting. `buildApp` never listens: the service does, and tests call
+// `app.inject`. Nothing here knows which store is in use.
+
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { pino, type Logger } from 'pino';
+import type { Clock, Scheduler, TenantStore } from 'punctual';
+import type { Config } from '../config.js';
+import type { Metrics } from '../metrics.js';
+import { authenticate } from './auth.js';
+import { errorBody, toErrorReply } from './errors.js';
+import { RateLimiter, rateLimit } from './rate-limit.js';
+import { healthRoutes } from './routes/health.js';
+import { previewRoutes } from './routes/preview.js';
+import { runRoutes } from './routes/runs.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { tenantRoutes } from './routes/tenant.js';
+
+export interface AppOptions {
+  scheduler: Scheduler;
+  tenants: TenantStore;
+  config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'>;
+  /** Default: a silent logger. */
+  logger?: Logger;
+  /** Without it there is no /metrics route. */
+  metrics?: Metrics;
+  /** Time for rate limits, quotas, previews and rotations. Default: the scheduler's (store-corrected) clock. */
+  clock?: Pick<Clock, 'now'>;
+}
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+/** Path without the query, cut short: what a log line or a 404 message may repeat of a URL. */
+function pathOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > 200 ? `${path.slice(0, 200)}...` : path;
+}
+
+type Doc = {
+  paths?: Record<
+    string,
+    Record<
+      string,
+      { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }
+    >
+  >;
+  components?: { schemas?: Record<string, unknown> };
+};
+
+/**
+ * Finishes the generated document: bodies a client may leave out (schemas.ts marks them) become optional,
+ * and components no operation refers to (the zod provider emits an input and an output twin of each) go.
+ */
+function finishDocument<T>(doc: T): T {
+  const d = doc as Doc;
+  for (const ops of Object.values(d.paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      const media = op.requestBody?.content?.['application/json'];
+      const schema = media?.schema;
+      if (!op.requestBody || !media || !schema?.optionalBody) continue;
+      op.requestBody.required = false;
+      const anyOf = schema.anyOf as Record<string, unknown>[] | undefined;
+      const { optionalBody: _marker, anyOf: _anyOf, ...rest } = schema;
+      media.schema = { ...rest, ...(anyOf?.find((x) => x.type !== 'null') ?? {}) };
+    }
+  }
+  const schemas = d.components?.schemas;
+  if (schemas) {
+    const used = new Set<string>();
+    const refs = (value: unknown): void => {
+      for (const m of JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)) {
+        const name = m[1] as string;
+        if (!used.has(name)) {
+          used.add(name);
+          refs(schemas[name]);
+        }
+      }
+    };
+    refs(d.paths);
+    for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+  }
+  return doc;
+}
+
+export function buildApp(opts: AppOptions) {
+  const { scheduler, tenants, config } = opts;
+  const clock = opts.clock ?? scheduler.clock;
+  const app = Fastify({
+    loggerInstance: opts.logger ?? pino({ level: 'silent' }),
+    bodyLimit: config.bodyLimit,
+    // One line per request is written by the onResponse hook below, with the tenant and the route.
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (error, _request, reply) => {
+      const r = toErrorReply(error);
+      void (reply as FastifyReply).code(r.status).headers(r.headers).send(r.body);
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // JSON is the only body type; an empty body reads as absent (so `curl -X POST -H 'content-type: ...'`
+  // works on routes whose body is optional); prototype poisoning is refused.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  app.decorateRequest('tenant', null as never);
+  app.decorateRequest('api', null as never);
+
+  app.setErrorHandler((error, request, reply) => {
+    const r = toErrorReply(error);
+    if (r.internal) request.log.error({ err: error }, 'request failed');
+    return reply.code(r.status).headers(r.headers).send(r.body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${pathOf(request.url)}`)),
+  );
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    opts.metrics?.observeHttp(request.method, route, reply.statusCode, seconds);
+    const quiet = route === '/healthz' || route === '/readyz' || route === '/metrics';
+    request.log[quiet ? 'debug' : 'info'](
+      {
+        method: request.method,
+        path: pathOf(request.url),
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  void app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Punctual API',
+        version,
+        description:
+          'Schedules, runs and previews of the Punctual durable scheduler. Every /v1 route needs ' +
+          '`Authorization: Bearer pk_...`; errors are always `{ "error": { "code", "message", "details" } }`.',
+      },
+      ...(config.publicUrl ? { servers: [{ url: config.publicUrl }] } : {}),
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'an API key, pk_...' },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'schedules', description: 'what to run and when' },
+        { name: 'runs', description: 'occurrences being or having been executed' },
+        { name: 'preview', description: 'what a spec would do' },
+        { name: 'tenant', description: 'the tenant of the API key' },
+        { name: 'operations', description: 'health, readiness and metrics (no authentication)' },
+      ],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (doc) => finishDocument(jsonSchemaTransformObject(doc)),
+  });
+  void app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  void app.register(healthRoutes, { scheduler, metrics: opts.metrics });
+
+  void app.register(
+    async (v1) => {
+      const limiter = new RateLimiter(clock);
+      v1.addHook('onRequest', authenticate({ scheduler, tenants }));
+      v1.addHook('onRequest', rateLimit(limiter, config.defaultRateLimit));
+      await v1.register(scheduleRoutes, { tenants, clock });
+      await v1.register(runRoutes);
+      await v1.register(previewRoutes, { clock });
+      await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
+    },
+    { prefix: '/v1' },
+  );
+
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,224 @@
+// The HTTP error contract: every error body is `{ "error": { "code", "message", "details" } }`. This module
+// owns the codes the service adds, the one table from library codes to statuses, and `toErrorReply`, which
+// turns anything thrown (library errors, Fastify's parse, limit and validation errors) into that body. Client
+// input must never come out as a 500; only a fault of the service itself does, and its message is generic.
+
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isPunctualError, type ErrorCode } from 'punctual';
+
+/** Codes only the service raises (documented in docs/errors.md, "Service"). Never renamed, never reused. */
+export const SERVICE_ERROR_CODES = {
+  UNAUTHORIZED:
+    'no valid API key: the Authorization header is missing or malformed, or the key is unknown, revoked, or its tenant is disabled',
+  RATE_LIMITED:
+    'the tenant sent more requests per second than its rate limit allows (Retry-After says when to retry)',
+  QUOTA_EXCEEDED: 'the request would take the tenant past one of its quotas (details.quota names it)',
+  VALIDATION_FAILED:
+    'the request does not match its schema: a wrong type, a missing or unknown field, a value out of range',
+  MALFORMED_JSON: 'the body is not valid JSON',
+  MALFORMED_REQUEST: 'the request itself is broken (bad Content-Length, bad URL encoding)',
+  BODY_TOO_LARGE: 'the body is larger than the service accepts (PUNCTUAL_BODY_LIMIT)',
+  URI_TOO_LONG: 'a path segment is longer than any key or id can be (500 characters)',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is not application/json',
+  NOT_FOUND: 'no route answers this method and path',
+  NOT_READY: 'the service is starting or stopping, or its database is unreachable',
+  INTERNAL: 'the service failed; the log has the details (never caused by request content)',
+} as const;
+
+export type ServiceErrorCode = keyof typeof SERVICE_ERROR_CODES;
+
+/** Status of every library error code. Exhaustive: a new library code does not compile until it is placed. */
+export const LIBRARY_STATUS: Record<ErrorCode, number> = {
+  SPEC_INVALID: 400,
+  SPEC_NEVER_FIRES: 400,
+  TIME_ZONE_UNKNOWN: 400,
+  BOUNDS_INVALID: 400,
+  SCHEDULE_INVALID: 400,
+  HANDLER_UNKNOWN: 400,
+  PAYLOAD_INVALID: 400,
+  TARGET_ADDRESS_REFUSED: 400,
+  DURATION_INVALID: 400,
+  BROKER_NOT_CONFIGURED: 400,
+  BROKER_DESTINATION_INVALID: 400,
+  // The target kind cannot be served by this process: like a kind that is not enabled, the schedule is refused.
+  BROKER_CLIENT_MISSING: 400,
+  SCRIPT_SYNTAX_ERROR: 400,
+  SCRIPT_TOO_LARGE: 400,
+  KV_INVALID: 400,
+  KV_QUOTA_EXCEEDED: 429,
+  // The operator's configuration is wrong: not the caller's fault.
+  BROKER_CONFIG_INVALID: 500,
+  CURSOR_INVALID: 400,
+  SCHEDULE_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  VERSION_CONFLICT: 409,
+  RUN_NOT_CANCELLABLE: 409,
+  TENANT_INVALID: 400,
+  TENANT_EXISTS: 409,
+  TENANT_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  SCHEMA_TOO_NEW: 503,
+  STORE_CLOSED: 503,
+  SCHEDULER_NOT_STARTED: 503,
+  // Run errors are recorded on runs, never thrown at an API caller; if one escapes it is the service's fault.
+  ATTEMPT_TIMEOUT: 500,
+  ATTEMPT_FAILED: 500,
+  LEASE_EXPIRED: 500,
+  CHECK_LIMIT_REACHED: 500,
+  RESULT_TOO_LARGE: 500,
+  WEBHOOK_TIMEOUT: 500,
+  WEBHOOK_CONNECTION: 500,
+  WEBHOOK_SECRET_UNAVAILABLE: 500,
+  BROKER_UNAVAILABLE: 500,
+  BROKER_PUBLISH_FAILED: 500,
+  SCRIPT_TIMEOUT: 500,
+  SCRIPT_OUT_OF_MEMORY: 500,
+  SCRIPT_RESULT_TOO_LARGE: 500,
+  SCRIPT_HOST_CALL_REFUSED: 500,
+  SCRIPT_FAILED: 500,
+};
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: Record<string, unknown> };
+}
+
+/** An error the service raises on purpose, with its status and headers. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ServiceErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
+  return { error: { code, message, details } };
+}
+
+export interface ErrorReply {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** True when the service itself failed (the caller logs it at error level). */
+  internal: boolean;
+}
+
+interface ValidationIssue {
+  instancePath: string;
+  message: string;
+  params?: { keys?: string[] };
+}
+
+const PLACE: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'headers',
+};
+
+function validationReply(err: FastifyError & { validationContext?: string }): ErrorReply {
+  const where = PLACE[err.validationContext ?? 'body'] ?? 'body';
+  const issues = (err.validation as unknown as ValidationIssue[]).slice(0, 20).map((i) => {
+    const path = i.instancePath.split('/').filter(Boolean);
+    // An unknown field is reported at its parent; name the field itself.
+    const unknown = i.params?.keys?.[0];
+    return unknown === undefined
+      ? { field: path.join('.'), message: i.message }
+      : { field: [...path, unknown].join('.'), message: 'is not a known field' };
+  });
+  const first = issues[0] ?? { field: '', message: 'is invalid' };
+  const name = first.field === '' ? `the ${where}` : `${where}.${first.field}`;
+  return {
+    status: 400,
+    body: errorBody('VALIDATION_FAILED', `${name}: ${first.message}`, {
+      in: where,
+      field: first.field,
+      issues,
+    }),
+    headers: {},
+    internal: false,
+  };
+}
+
+function fastifyReply(err: FastifyError): ErrorReply | undefined {
+  const reply = (status: number, code: ServiceErrorCode, message: string, details = {}): ErrorReply => ({
+    status,
+    body: errorBody(code, message, details),
+    headers: {},
+    internal: false,
+  });
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return reply(413, 'BODY_TOO_LARGE', 'the request body is larger than the service accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return reply(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
+        expected: 'application/json',
+      });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return reply(400, 'MALFORMED_JSON', 'the body is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return reply(400, 'MALFORMED_REQUEST', 'Content-Length does not match the body');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return reply(414, 'URI_TOO_LONG', 'a path segment is longer than any key or id can be');
+    case 'FST_ERR_BAD_URL':
+      return reply(400, 'MALFORMED_REQUEST', 'the URL is not valid (bad percent-encoding?)');
+  }
+  // The JSON parser's own refusals (prototype poisoning, syntax) carry no Fastify code.
+  if (err instanceof SyntaxError && err.statusCode === 400)
+    return reply(400, 'MALFORMED_JSON', 'the body is not valid JSON');
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    if (err.statusCode === 404) return reply(404, 'NOT_FOUND', 'no such route');
+    if (err.statusCode === 413) return reply(413, 'BODY_TOO_LARGE', 'the request body is too large');
+    if (err.statusCode === 415)
+      return reply(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+    return reply(400, 'MALFORMED_REQUEST', 'the request could not be read');
+  }
+  return undefined;
+}
+
+/** Maps anything thrown while answering a request to its status, body and headers. */
+export function toErrorReply(err: unknown): ErrorReply {
+  if (err instanceof HttpError) {
+    return {
+      status: err.status,
+      body: errorBody(err.code, err.message, err.details),
+      headers: err.headers,
+      internal: false,
+    };
+  }
+  if (isPunctualError(err)) {
+    const status = LIBRARY_STATUS[err.code] ?? 500;
+    if (status >= 500 && status !== 503) return internalReply();
+    return {
+      status,
+      body:
+        status === 503
+          ? errorBody('NOT_READY', err.message, { cause: err.code })
+          : errorBody(err.code, err.message, err.details ?? {}),
+      headers: status === 503 ? { 'retry-after': '5' } : {},
+      internal: status === 503,
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(err)) return validationReply(err as FastifyError);
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const mapped = fastifyReply(err as FastifyError);
+    if (mapped) return mapped;
+  }
+  return internalReply();
+}
+
+function internalReply(): ErrorReply {
+  return {
+    status: 500,
+    body: errorBody('INTERNAL', 'the service failed to answer; the error is in its log'),
+    headers: {},
+    internal: true,
+  };
+}

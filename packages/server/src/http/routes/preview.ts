@@ -1,0 +1,29 @@
+// POST /v1/preview: what a spec would do, without saving anything: its description and next occurrences
+// from `from` (default now). The library's previewSpec decides; this route only shapes the answer.
+
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { previewSpec, type Clock } from 'punctual';
+import * as s from '../schemas.js';
+
+export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }> = async (app, deps) => {
+  app.post(
+    '/preview',
+    {
+      schema: {
+        tags: ['preview'],
+        summary: 'Describe a spec and list its next occurrences (nothing is saved)',
+        body: s.previewBody,
+        response: { 200: s.previewResult, ...s.errors(400, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { spec, tz, from, count } = request.body;
+      const p = previewSpec(spec, {
+        tz,
+        from: from === undefined ? deps.clock.now() : Date.parse(from),
+        count: count ?? 5,
+      });
+      return { description: p.description, next: p.next.map((t) => new Date(t).toISOString()) };
+    },
+  );
+};

@@ -1,0 +1,252 @@
+// /v1/schedules: upsert by key (with If-Match), list, get, delete, pause, resume, trigger, backfill, and a
+// schedule's runs. Every call goes through the authenticated tenant's TenantApi, so another tenant's schedule
+// is exactly as missing as one that never existed. Quotas are checked before anything is written.
+
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PunctualError, type Clock, type Json, type ScheduleInput, type TenantStore } from 'punctual';
+import { z } from 'zod';
+import { HttpError } from '../errors.js';
+import { backfillSize, checkRunQuota, checkScheduleQuota } from '../quotas.js';
+import * as s from '../schemas.js';
+import { pageView, runView, scheduleView } from '../views.js';
+
+export interface ScheduleRouteDeps {
+  tenants: TenantStore;
+  clock: Pick<Clock, 'now'>;
+}
+
+/** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined. */
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
+  const version = m ? Number(m[1]) : NaN;
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new HttpError(
+      400,
+      'VALIDATION_FAILED',
+      'headers.if-match: must be a schedule version such as 3 or "3"',
+      {
+        in: 'headers',
+        field: 'if-match',
+      },
+    );
+  }
+  return version;
+}
+
+const notFound = (key: string): PunctualError =>
+  new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
+
+const etag = (version: number): string => `"${version}"`;
+
+export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (app, deps) => {
+  const tags = ['schedules'];
+
+  app.put(
+    '/schedules/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Create or update the schedule with this key',
+        description:
+          'Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version ' +
+          'answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota.',
+        params: s.scheduleParams,
+        headers: s.putScheduleHeaders,
+        body: s.putScheduleBody,
+        response: { 200: s.schedule, 201: s.schedule, ...s.errors(400, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { key } = request.params;
+      const expectedVersion = parseIfMatch(request.headers['if-match']);
+      if (expectedVersion === undefined && !(await request.api.get(key))) {
+        await checkScheduleQuota(deps.tenants, request.tenant);
+      }
+      const input = { ...request.body, key } as ScheduleInput;
+      const res = await request.api.put(input, { expectedVersion });
+      return reply
+        .code(res.created ? 201 : 200)
+        .header('etag', etag(res.schedule.version))
+        .header('location', `/v1/schedules/${encodeURIComponent(key)}`)
+        .send(scheduleView(res.schedule));
+    },
+  );
+
+  app.get(
+    '/schedules',
+    {
+      schema: {
+        tags,
+        summary: 'List schedules',
+        description: 'Filter by state, target kind and key prefix; pages by cursor, ordered by key.',
+        querystring: s.listSchedulesQuery,
+        response: { 200: s.page(s.schedule), ...s.errors(400) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = await request.api.list({
+        state: q.state,
+        targetKind: q.target,
+        keyPrefix: q.keyPrefix,
+        cursor: q.cursor,
+        limit: q.limit,
+      });
+      return pageView(page, scheduleView);
+    },
+  );
+
+  app.get(
+    '/schedules/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Get a schedule',
+        params: s.scheduleParams,
+        response: { 200: s.schedule, ...s.errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const schedule = await request.api.require(request.params.key);
+      return reply.header('etag', etag(schedule.version)).send(scheduleView(schedule));
+    },
+  );
+
+  app.delete(
+    '/schedules/:key',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a schedule',
+        description: 'Its pending runs are cancelled; its run history is kept (GET /v1/runs?scheduleKey=).',
+        params: s.scheduleParams,
+        response: { 204: z.undefined(), ...s.errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await request.api.delete(request.params.key))) throw notFound(request.params.key);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/schedules/:key/pause',
+    {
+      schema: {
+        tags,
+        summary: 'Pause a schedule',
+        description:
+          'Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.',
+        params: s.scheduleParams,
+        body: s.pauseBody,
+        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { cancelPending, note } = request.body;
+      const schedule = await request.api.pause(request.params.key, { cancelPending, note });
+      return scheduleView(schedule);
+    },
+  );
+
+  app.post(
+    '/schedules/:key/resume',
+    {
+      schema: {
+        tags,
+        summary: 'Resume a paused schedule from now on',
+        params: s.scheduleParams,
+        body: s.emptyBody,
+        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+      },
+    },
+    async (request) => scheduleView(await request.api.resume(request.params.key)),
+  );
+
+  app.post(
+    '/schedules/:key/trigger',
+    {
+      schema: {
+        tags,
+        summary: 'Run the schedule now',
+        description:
+          "Creates one manual run due now; `payload` replaces the schedule's payload for it. Counts against " +
+          'the maxRunsPerMinute quota.',
+        params: s.scheduleParams,
+        body: s.triggerBody,
+        response: { 201: s.run, ...s.errors(400, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { key } = request.params;
+      await request.api.require(key);
+      await checkRunQuota(deps.tenants, request.tenant, 1, deps.clock.now());
+      const body = request.body;
+      const run = await request.api.trigger(key, 'payload' in body ? { payload: body.payload as Json } : {});
+      return reply
+        .code(201)
+        .header('location', `/v1/runs/${encodeURIComponent(run.id)}`)
+        .send(runView(run));
+    },
+  );
+
+  app.post(
+    '/schedules/:key/backfill',
+    {
+      schema: {
+        tags,
+        summary: 'Create runs for past occurrences in [from, to)',
+        description:
+          'One run per occurrence of the spec in the range that has none yet; `to` may not be in the future; ' +
+          "at most the schedule's maxCatchup runs. Counts against the maxRunsPerMinute quota.",
+        params: s.scheduleParams,
+        body: s.backfillBody,
+        response: { 200: z.object({ runs: z.array(s.run) }), ...s.errors(400, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { key } = request.params;
+      const schedule = await request.api.require(key);
+      const now = deps.clock.now();
+      const from = Date.parse(request.body.from);
+      const to = Date.parse(request.body.to);
+      const limit = request.tenant.quotas.maxRunsPerMinute;
+      if (limit !== null) {
+        const asked = backfillSize(schedule, from, to, now, limit + 1);
+        await checkRunQuota(deps.tenants, request.tenant, asked, now);
+      }
+      const runs = await request.api.backfill(key, { from, to });
+      return { runs: runs.map(runView) };
+    },
+  );
+
+  app.get(
+    '/schedules/:key/runs',
+    {
+      schema: {
+        tags,
+        summary: "List a schedule's runs",
+        description:
+          'Newest first; 404 when the schedule does not exist (use GET /v1/runs?scheduleKey= for deleted ones).',
+        params: s.scheduleParams,
+        querystring: s.scheduleRunsQuery,
+        response: { 200: s.page(s.run), ...s.errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const { key } = request.params;
+      await request.api.require(key);
+      const q = request.query;
+      const page = await request.api.listRuns({
+        scheduleKey: key,
+        state: q.state,
+        from: q.from === undefined ? undefined : Date.parse(q.from),
+        to: q.to === undefined ? undefined : Date.parse(q.to),
+        cursor: q.cursor,
+        limit: q.limit,
+      });
+      return pageView(page, runView);
+    },
+  );
+};

@@ -1,0 +1,301 @@
+// The API's shapes, written once in zod: they validate requests (bodies are strict, so an unknown field is a
+// 400) and generate the OpenAPI document and response serialisation. Types only where the library is the
+// authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
+// expose internal ids or secrets other than the tenant's own webhook secret.
+
+import { z } from 'zod';
+
+// ── building blocks ────────────────────────────────────────────────────────────────────────────────────
+
+/** An instant given by a client: ISO-8601 with `Z` or an offset. */
+export const instantInput = z.iso
+  .datetime({ offset: true })
+  .meta({ description: 'ISO-8601 instant with Z or an offset', example: '2026-01-05T09:00:00Z' });
+
+/** An instant in a response: ISO-8601 UTC with milliseconds. */
+export const instant = z.string().meta({ format: 'date-time', example: '2026-01-05T09:00:00.000Z' });
+
+/** The library's key rule: 1-200 of letters, digits and . _ : @ - (not starting with . : @ -). */
+export const scheduleKey = z
+  .string()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9._:@-]{0,199}$/)
+  .meta({ description: 'tenant-unique schedule key', example: 'reports.monthly' });
+
+const RUN_STATES = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
+const RUN_KINDS = ['scheduled', 'manual', 'backfill'] as const;
+const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
+const TARGET_KINDS = ['handler', 'webhook'] as const;
+const OVERLAPS = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const;
+const MISFIRES = ['skip', 'runOnce', 'runAll'] as const;
+
+const limit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(1000)
+  .optional()
+  .meta({ description: 'page size, 1-1000 (default 100)' });
+const cursor = z
+  .string()
+  .min(1)
+  .max(2000)
+  .optional()
+  .meta({ description: 'nextCursor of the previous page' });
+
+/** A page of items and the cursor of the next page (null on the last). */
+export function page<T extends z.ZodType>(
+  item: T,
+): z.ZodObject<{ items: z.ZodArray<T>; nextCursor: z.ZodNullable<z.ZodString> }> {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** A body a client may leave out: absent (or `null`) reads as `{}`. */
+function optionalBody<T extends z.ZodObject>(schema: T) {
+  return schema
+    .nullable()
+    .transform((v) => v ?? ({} as z.output<T>))
+    .meta({ optionalBody: true });
+}
+
+// ── schedules ──────────────────────────────────────────────────────────────────────────────────────────
+
+const webhook = z
+  .object({
+    url: z.string().min(1).max(2048),
+    method: z.enum(['POST', 'PUT', 'PATCH']).optional(),
+    headers: z.record(z.string().max(256), z.string().max(4096)).optional(),
+    timeoutMs: z.number().int().optional(),
+  })
+  .strict();
+
+export const target = z
+  .union([z.object({ handler: z.string().min(1).max(200) }).strict(), z.object({ webhook }).strict()])
+  .meta({ id: 'Target', description: 'exactly one of { "handler": name } or { "webhook": { url, ... } }' });
+
+const retryInput = z
+  .object({
+    maxAttempts: z.number().int(),
+    backoff: z.enum(['fixed', 'exponential']),
+    delayMs: z.number().int(),
+    maxDelayMs: z.number().int(),
+    jitter: z.boolean(),
+  })
+  .partial()
+  .strict();
+
+const policiesInput = z
+  .object({
+    retry: retryInput,
+    timeoutMs: z.number().int(),
+    overlap: z.enum(OVERLAPS),
+    misfire: z.enum(MISFIRES),
+    catchupWindowMs: z.number().int(),
+    maxCatchup: z.number().int(),
+    deadlineMs: z.number().int().nullable(),
+    priority: z.number().int(),
+    maxChecks: z.number().int(),
+    checkHorizonMs: z.number().int(),
+  })
+  .partial()
+  .strict();
+
+export const policies = z
+  .object({
+    retry: retryInput.required(),
+    timeoutMs: z.number(),
+    overlap: z.enum(OVERLAPS),
+    misfire: z.enum(MISFIRES),
+    catchupWindowMs: z.number(),
+    maxCatchup: z.number(),
+    deadlineMs: z.number().nullable(),
+    priority: z.number(),
+    maxChecks: z.number(),
+    checkHorizonMs: z.number(),
+  })
+  .meta({ id: 'Policies' });
+
+export const scheduleParams = z.object({ key: scheduleKey }).strict();
+
+export const putScheduleBody = z
+  .object({
+    spec: z.string().min(1).max(4096).meta({ example: '0 9 * * 1-5' }),
+    tz: z.string().min(1).max(64).optional().meta({ example: 'Europe/Paris' }),
+    target,
+    payload: z.unknown().optional().meta({ description: 'any JSON value handed to the target' }),
+    policies: policiesInput.optional(),
+    startAt: instantInput.nullable().optional(),
+    endAt: instantInput.nullable().optional(),
+    maxRuns: z.number().int().min(1).nullable().optional(),
+    jitter: z
+      .union([z.number().int().min(0), z.string().min(1).max(64)])
+      .optional()
+      .meta({ description: 'milliseconds or a duration ("30s")' }),
+  })
+  .strict()
+  .meta({ id: 'PutSchedule' });
+
+export const putScheduleHeaders = z.looseObject({
+  'if-match': z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: 'the version the update expects (409 VERSION_CONFLICT when stale)' }),
+});
+
+export const schedule = z
+  .object({
+    key: z.string(),
+    spec: z.string(),
+    tz: z.string(),
+    description: z.string(),
+    target,
+    payload: z.unknown(),
+    policies,
+    startAt: instant.nullable(),
+    endAt: instant.nullable(),
+    maxRuns: z.number().nullable(),
+    jitterMs: z.number(),
+    state: z.enum(SCHEDULE_STATES),
+    version: z.number(),
+    nextFireAt: instant.nullable(),
+    firedCount: z.number(),
+    note: z.string().nullable(),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .meta({ id: 'Schedule' });
+
+export const listSchedulesQuery = z
+  .object({
+    state: z.enum(SCHEDULE_STATES).optional(),
+    target: z.enum(TARGET_KINDS).optional(),
+    keyPrefix: z.string().min(1).max(200).optional(),
+    cursor,
+    limit,
+  })
+  .strict();
+
+export const pauseBody = optionalBody(
+  z
+    .object({
+      cancelPending: z.boolean().optional().meta({ description: 'also cancel the runs already scheduled' }),
+      note: z.string().max(1000).optional(),
+    })
+    .strict(),
+);
+
+export const emptyBody = optionalBody(z.object({}).strict());
+
+export const triggerBody = optionalBody(
+  z
+    .object({
+      payload: z.unknown().optional().meta({ description: "replaces the schedule's payload for this run" }),
+    })
+    .strict(),
+);
+
+export const backfillBody = z.object({ from: instantInput, to: instantInput }).strict();
+
+// ── runs ───────────────────────────────────────────────────────────────────────────────────────────────
+
+const runError = z.object({ code: z.string().optional(), message: z.string() }).nullable();
+
+export const run = z
+  .object({
+    id: z.string(),
+    scheduleKey: z.string(),
+    occurrenceId: z.string(),
+    kind: z.enum(RUN_KINDS),
+    state: z.enum(RUN_STATES),
+    scheduledFor: instant,
+    dueAt: instant,
+    expiresAt: instant.nullable(),
+    startedAt: instant.nullable(),
+    finishedAt: instant.nullable(),
+    attempt: z.number(),
+    maxAttempts: z.number(),
+    checks: z.number(),
+    reason: z.string().nullable(),
+    error: runError,
+    result: z.unknown(),
+    details: z.unknown(),
+    createdAt: instant,
+  })
+  .meta({ id: 'Run' });
+
+export const attempt = z
+  .object({
+    attempt: z.number(),
+    startedAt: instant,
+    finishedAt: instant,
+    outcome: z.string(),
+    error: runError,
+    result: z.unknown(),
+  })
+  .meta({ id: 'Attempt' });
+
+export const runDetail = run.extend({ attempts: z.array(attempt) }).meta({ id: 'RunDetail' });
+
+export const runParams = z.object({ id: z.string().min(1).max(64) }).strict();
+
+export const listRunsQuery = z
+  .object({
+    state: z.enum(RUN_STATES).optional(),
+    scheduleKey: scheduleKey.optional(),
+    from: instantInput.optional().meta({ description: 'scheduledFor at or after this instant' }),
+    to: instantInput.optional().meta({ description: 'scheduledFor before this instant' }),
+    cursor,
+    limit,
+  })
+  .strict();
+
+export const scheduleRunsQuery = listRunsQuery.omit({ scheduleKey: true });
+
+// ── preview and tenant ─────────────────────────────────────────────────────────────────────────────────
+
+export const previewBody = z
+  .object({
+    spec: z.string().min(1).max(4096),
+    tz: z.string().min(1).max(64).optional(),
+    from: instantInput.optional().meta({ description: 'first instant considered (inclusive); default now' }),
+    count: z.number().int().min(1).max(1000).optional().meta({ description: 'default 5' }),
+  })
+  .strict();
+
+export const previewResult = z
+  .object({ description: z.string(), next: z.array(instant) })
+  .meta({ id: 'Preview' });
+
+export const tenant = z
+  .object({
+    name: z.string(),
+    state: z.enum(['active', 'disabled']),
+    quotas: z.object({
+      maxSchedules: z.number().nullable(),
+      maxRunsPerMinute: z.number().nullable(),
+      requestsPerSecond: z.number().nullable(),
+    }),
+    webhookSecret: z.string().meta({ description: 'Standard Webhooks signing secret (whsec_...)' }),
+    previousSecretExpiresAt: instant
+      .nullable()
+      .meta({ description: 'until then, webhook requests also carry a signature with the previous secret' }),
+    createdAt: instant,
+  })
+  .meta({ id: 'Tenant' });
+
+// ── errors ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ example: 'VALIDATION_FAILED' }),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+/** Response entries for the error statuses a route can answer with. */
+export function errors(...statuses: number[]): Record<number, typeof errorBody> {
+  return Object.fromEntries([...statuses, 401, 429, 500].map((s) => [s, errorBody]));
+}

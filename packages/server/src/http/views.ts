@@ -1,0 +1,91 @@
+// What the API shows of the library's objects: schedules, runs, attempts and tenants turned into their JSON
+// shapes (schemas.ts), instants as ISO-8601 UTC with milliseconds. It must never add internal ids the client
+// has no use for (schedule ids, lease owners, worker ids), stacks, or another tenant's data.
+
+import type { Attempt, Page, Run, Schedule, Tenant } from 'punctual';
+import type { z } from 'zod';
+import type * as s from './schemas.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function scheduleView(x: Schedule): z.output<typeof s.schedule> {
+  return {
+    key: x.key,
+    spec: x.spec,
+    tz: x.tz,
+    description: x.description,
+    // The library validated the method against the same list the schema declares.
+    target: x.target as z.output<typeof s.target>,
+    payload: x.payload,
+    policies: x.policies,
+    startAt: isoOrNull(x.startAt),
+    endAt: isoOrNull(x.endAt),
+    maxRuns: x.maxRuns,
+    jitterMs: x.jitterMs,
+    state: x.state,
+    version: x.version,
+    nextFireAt: isoOrNull(x.nextFireAt),
+    firedCount: x.firedCount,
+    note: x.note,
+    createdAt: iso(x.createdAt),
+    updatedAt: iso(x.updatedAt),
+  };
+}
+
+function errorView(e: Run['error']): { code?: string; message: string } | null {
+  if (e === null) return null;
+  return e.code === undefined ? { message: e.message } : { code: e.code, message: e.message };
+}
+
+export function runView(r: Run): z.output<typeof s.run> {
+  return {
+    id: r.id,
+    scheduleKey: r.scheduleKey,
+    occurrenceId: r.occurrenceId,
+    kind: r.kind,
+    state: r.state,
+    scheduledFor: iso(r.scheduledFor),
+    dueAt: iso(r.dueAt),
+    expiresAt: isoOrNull(r.expiresAt),
+    startedAt: isoOrNull(r.startedAt),
+    finishedAt: isoOrNull(r.finishedAt),
+    attempt: r.attempt,
+    maxAttempts: r.maxAttempts,
+    checks: r.checks,
+    reason: r.reason,
+    error: errorView(r.error),
+    result: r.result,
+    details: r.details,
+    createdAt: iso(r.createdAt),
+  };
+}
+
+export function attemptView(a: Attempt): z.output<typeof s.attempt> {
+  return {
+    attempt: a.attempt,
+    startedAt: iso(a.startedAt),
+    finishedAt: iso(a.finishedAt),
+    outcome: a.outcome,
+    error: errorView(a.error),
+    result: a.result,
+  };
+}
+
+export function pageView<T, V>(p: Page<T>, view: (item: T) => V): { items: V[]; nextCursor: string | null } {
+  return { items: p.items.map(view), nextCursor: p.nextCursor ?? null };
+}
+
+/** The tenant as its own API key sees it; `now` decides whether the previous secret is still signed with. */
+export function tenantView(t: Tenant, now: number): z.output<typeof s.tenant> {
+  const graceLeft =
+    t.previousWebhookSecret !== null && t.previousSecretUntil !== null && t.previousSecretUntil > now;
+  return {
+    name: t.id,
+    state: t.state,
+    quotas: { ...t.quotas },
+    webhookSecret: t.webhookSecret,
+    previousSecretExpiresAt: graceLeft ? iso(t.previousSecretUntil as number) : null,
+    createdAt: iso(t.createdAt),
+  };
+}

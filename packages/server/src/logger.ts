@@ -1,0 +1,93 @@
+// The service's logs: pino JSON lines, or pino-pretty lines when standard output is a terminal (or asked
+// for), and the scheduler events worth a line, each with tenantId, scheduleKey and runId. It must never log a
+// payload, a result, an API key or a webhook secret.
+
+import type { Writable } from 'node:stream';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { Run, Scheduler } from 'punctual';
+import type { Config } from './config.js';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  /** Where lines go. Default: standard output. */
+  destination?: DestinationStream;
+  /** Whether the destination is a terminal (decides `auto`). */
+  isTty?: boolean;
+}
+
+/**
+ * Builds the logger. Pretty output needs the optional pino-pretty package; without it the logs stay JSON
+ * (and one line says so).
+ */
+export async function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  opts: LoggerOptions = {},
+): Promise<Logger> {
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && opts.isTty === true);
+  const base = { level: config.logLevel, base: { service: 'punctual' } };
+  if (pretty) {
+    try {
+      const { default: prettyStream } = await import('pino-pretty');
+      const out = opts.destination ?? process.stdout;
+      return pino(
+        base,
+        prettyStream({ destination: out as Writable, colorize: opts.isTty === true, sync: true }),
+      );
+    } catch {
+      const logger = opts.destination ? pino(base, opts.destination) : pino(base);
+      logger.warn('pino-pretty is not installed: logging JSON');
+      return logger;
+    }
+  }
+  return opts.destination ? pino(base, opts.destination) : pino(base);
+}
+
+function ids(run: Run): Record<string, unknown> {
+  return {
+    tenantId: run.tenantId,
+    scheduleKey: run.scheduleKey,
+    runId: run.id,
+    occurrenceId: run.occurrenceId,
+    attempt: run.attempt,
+  };
+}
+
+/** Logs the scheduler's events: failures and lapses at warn, normal progress at debug. Returns an unsubscribe. */
+export function logSchedulerEvents(scheduler: Scheduler, logger: Logger): () => void {
+  const log = logger.child({ component: 'scheduler' });
+  const offs = [
+    scheduler.on('run:started', ({ run }) => log.debug(ids(run), 'run started')),
+    scheduler.on('run:succeeded', ({ run }) => log.info(ids(run), 'run succeeded')),
+    scheduler.on('run:retrying', ({ run }) =>
+      log.info(
+        { ...ids(run), error: run.error, retryAt: new Date(run.dueAt).toISOString() },
+        'run will be retried',
+      ),
+    ),
+    scheduler.on('run:dead', ({ run }) => log.warn({ ...ids(run), error: run.error }, 'run failed for good')),
+    scheduler.on('run:expired', ({ run }) => log.warn(ids(run), 'run expired before it could start')),
+    scheduler.on('run:skipped', ({ run }) => log.debug({ ...ids(run), reason: run.reason }, 'run skipped')),
+    scheduler.on('run:cancelled', ({ run }) =>
+      log.debug({ ...ids(run), reason: run.reason }, 'run cancelled'),
+    ),
+    scheduler.on('lease:reclaimed', ({ run }) => log.warn(ids(run), 'lease lapsed: run taken back')),
+    scheduler.on('schedule:notFired', ({ run }) =>
+      log.warn(ids(run), 'occurrence not fired within its grace'),
+    ),
+    scheduler.on('schedule:put', ({ schedule, created }) =>
+      log.debug(
+        { tenantId: schedule.tenantId, scheduleKey: schedule.key, version: schedule.version },
+        created ? 'schedule created' : 'schedule updated',
+      ),
+    ),
+    scheduler.on('schedule:deleted', ({ tenantId, key }) =>
+      log.debug({ tenantId, scheduleKey: key }, 'schedule deleted'),
+    ),
+    scheduler.on('clock:offset', ({ offsetMs, skewed }) =>
+      (skewed ? log.warn : log.debug).call(log, { offsetMs }, "offset to the database server's clock"),
+    ),
+    scheduler.on('error', ({ error, where }) => log.error({ err: error, where }, 'engine error')),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,110 @@
+// The OpenAPI document: it parses, is OpenAPI 3.1, names every /v1 route the app registers (checked against
+// the router itself, so a new route cannot be left out), documents bearer auth, the error shape and the
+// request bodies generated from the same zod schemas that validate them.
+
+import { afterEach, expect, it } from 'vitest';
+import { json, testApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+afterEach(async () => {
+  await t?.close();
+});
+
+interface Operation {
+  security?: unknown[];
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> };
+  responses: Record<string, unknown>;
+  parameters?: { name: string; in: string }[];
+}
+type Doc = {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  security: unknown[];
+};
+
+it('documents every registered /v1 route, and only those', async () => {
+  const registered: string[] = [];
+  t = await testApp({
+    metrics: true,
+    beforeReady: (app) =>
+      app.addHook('onRoute', (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const m of methods) if (route.url.startsWith('/v1/')) registered.push(`${m} ${route.url}`);
+      }),
+  });
+  const res = await t.request({ method: 'GET', url: '/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  const doc = json<Doc>(res);
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.info.title).toBe('Punctual API');
+
+  const documented = Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/v1/'))
+    .flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+  expect(registered.length).toBeGreaterThanOrEqual(15);
+  expect(documented.sort()).toEqual([...registered].sort());
+  expect(documented).toEqual(
+    expect.arrayContaining([
+      'PUT /v1/schedules/:key',
+      'GET /v1/schedules',
+      'GET /v1/schedules/:key',
+      'DELETE /v1/schedules/:key',
+      'POST /v1/schedules/:key/pause',
+      'POST /v1/schedules/:key/resume',
+      'POST /v1/schedules/:key/trigger',
+      'POST /v1/schedules/:key/backfill',
+      'GET /v1/schedules/:key/runs',
+      'GET /v1/runs',
+      'GET /v1/runs/:id',
+      'POST /v1/runs/:id/cancel',
+      'POST /v1/preview',
+      'GET /v1/tenant',
+      'POST /v1/tenant/webhook-secret/rotate',
+    ]),
+  );
+  for (const path of ['/healthz', '/readyz', '/metrics']) {
+    expect(doc.paths[path]?.get?.security).toEqual([]);
+  }
+});
+
+it('declares bearer auth, the error shape on every /v1 operation, and the schemas that validate requests', async () => {
+  t = await testApp();
+  const doc = json<Doc>(await t.request({ method: 'GET', url: '/openapi.json' }));
+  expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const op of Object.values(ops)) {
+      expect(op.responses['401']).toBeDefined();
+      expect(op.responses['429']).toBeDefined();
+    }
+  }
+  expect(Object.keys(doc.components.schemas)).toEqual(
+    expect.arrayContaining(['Schedule', 'Run', 'RunDetail', 'Tenant', 'Error', 'Preview']),
+  );
+
+  const put = doc.paths['/v1/schedules/{key}']!.put!;
+  expect(put.requestBody?.required).toBe(true);
+  const body = put.requestBody!.content['application/json']!.schema;
+  const resolved = (body.$ref ? doc.components.schemas[String(body.$ref).split('/').pop()!] : body) as {
+    additionalProperties: boolean;
+    required: string[];
+  };
+  expect(resolved.additionalProperties).toBe(false);
+  expect(resolved.required).toEqual(['spec', 'target']);
+  expect(put.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:key', 'header:if-match']);
+
+  // Bodies a client may leave out are optional in the document.
+  for (const action of ['pause', 'resume', 'trigger']) {
+    expect(doc.paths[`/v1/schedules/{key}/${action}`]!.post!.requestBody?.required).toBe(false);
+  }
+  expect(doc.paths['/v1/schedules/{key}/backfill']!.post!.requestBody?.required).toBe(true);
+  // Every $ref points at a component that exists.
+  for (const m of JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+    expect(doc.components.schemas[m[1]!]).toBeDefined();
+  }
+});
