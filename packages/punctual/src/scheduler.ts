@@ -197,9 +197,10 @@ export class Scheduler extends TenantApi {
     return this.#offset.ms;
   }
 
-  /** Stops and closes the store. */
+  /** Stops, closes the target drivers' connections (brokers), then closes the store. */
   async close(): Promise<void> {
     await this.stop();
+    await Promise.allSettled([...new Set(this.#targets.values())].map((t) => t.close?.()));
     await this.store.close();
   }
 

@@ -192,7 +192,8 @@ function parseBroker(kind: 'redis' | 'nats' | 'amqp', value: unknown): BrokerTar
   const fields: Record<string, boolean> = BROKER_FIELDS[kind];
   const v = value as Record<string, unknown>;
   for (const k of Object.keys(v)) {
-    if (!(k in fields)) throw brokerInvalid(kind, k, `is not a ${kind} field (${Object.keys(fields).join(', ')})`);
+    if (!(k in fields))
+      throw brokerInvalid(kind, k, `is not a ${kind} field (${Object.keys(fields).join(', ')})`);
   }
   const out: Record<string, string | number> = {};
   for (const [name, required] of Object.entries(fields)) {
@@ -208,7 +209,8 @@ function parseBroker(kind: 'redis' | 'nats' | 'amqp', value: unknown): BrokerTar
       out[name] = x;
       continue;
     }
-    if (typeof x !== 'string' || x.length === 0) throw brokerInvalid(kind, name, 'must be a non-empty string');
+    if (typeof x !== 'string' || x.length === 0)
+      throw brokerInvalid(kind, name, 'must be a non-empty string');
     if (x.length > BROKER_NAME_MAX) {
       throw brokerInvalid(kind, name, `must be at most ${BROKER_NAME_MAX} characters`);
     }

@@ -24,4 +24,6 @@ export interface TargetDriver {
   /** Checks a target (and the payload it will receive) when a schedule is saved. Throws PunctualError. */
   validate?(target: Target, payload: Json | null): void;
   deliver(delivery: Delivery): Promise<Outcome>;
+  /** Releases what the driver holds (broker connections). The scheduler calls it from `close()`. */
+  close?(): Promise<void>;
 }
