@@ -38,3 +38,37 @@ export {
 } from './targets/webhook/webhook-target.js';
 export { generateWebhookSecret, signWebhook, verifyWebhook } from './targets/webhook/webhook-signature.js';
 export { AddressGuard, parseCidrList, isForbiddenAddress } from './targets/address-guard.js';
+export {
+  BrokerConnections,
+  parseBrokerConnections,
+  brokerDestination,
+  checkDestination,
+  type BrokerKind,
+  type BrokerConnection,
+  type BrokerConnectionConfig,
+  type BrokerConnectionsConfig,
+  type BrokerDriverOptions,
+} from './targets/brokers/broker-connections.js';
+export { redisTarget, type RedisTargetOptions, type RedisResult } from './targets/brokers/redis-target.js';
+export { natsTarget, type NatsTargetOptions, type NatsResult } from './targets/brokers/nats-target.js';
+export {
+  amqpTarget,
+  amqpAddress,
+  type AmqpTargetOptions,
+  type AmqpResult,
+} from './targets/brokers/amqp-target.js';
+export type { RedisTarget, NatsTarget, AmqpTarget, BrokerTarget } from './domain/target.js';
+export { postgresStore, PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';
+export {
+  scriptTarget,
+  scriptOutcome,
+  type ScriptTargetOptions,
+  type ScriptTargetDriver,
+  type ScriptRunInfo,
+  type ScriptRunResult,
+} from './targets/script/script-target.js';
+export { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './targets/script/script-limits.js';
+export type { ScriptPoolStats } from './targets/script/script-pool.js';
+export type { KvStore, KvEntry, KvLimits, KvListQuery } from './store/kv-store.js';
+export { hasKv } from './store/kv-store.js';
+export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
