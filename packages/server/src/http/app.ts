@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
 import { errorBody, toErrorReply } from './errors.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
@@ -185,6 +186,7 @@ export function buildApp(opts: AppOptions) {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   void app.register(healthRoutes, { scheduler, metrics: opts.metrics });
+  void app.register(dashboardRoutes);
 
   void app.register(
     async (v1) => {

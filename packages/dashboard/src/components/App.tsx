@@ -1,0 +1,125 @@
+// The application: signs in (or resumes the session's key), provides the session to every page, and shows
+// the page the location names.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { createApi, storedKey, storeKey, type Api, type Tenant } from '../api.ts';
+import { SessionContext, type Session } from '../lib/context.ts';
+import { describeError } from '../lib/errors.ts';
+import { matchRoute, useLocation } from '../lib/router.ts';
+import { Health } from '../pages/Health.tsx';
+import { NotFound } from '../pages/NotFound.tsx';
+import { RunDetail } from '../pages/RunDetail.tsx';
+import { Runs } from '../pages/Runs.tsx';
+import { ScheduleDetail } from '../pages/ScheduleDetail.tsx';
+import { ScheduleForm } from '../pages/ScheduleForm.tsx';
+import { Schedules } from '../pages/Schedules.tsx';
+import { SignIn } from '../pages/SignIn.tsx';
+
+function Page() {
+  const { pathname } = useLocation();
+  const route = matchRoute(pathname);
+  // After an in-app navigation (not the first load), focus the new page so it is announced and Tab starts there.
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    document.getElementById('main')?.focus();
+  }, [pathname]);
+  switch (route.name) {
+    case 'schedules':
+      return <Schedules />;
+    case 'scheduleNew':
+      return <ScheduleForm key="new" />;
+    case 'schedule':
+      return <ScheduleDetail key={route.key} scheduleKey={route.key} />;
+    case 'scheduleEdit':
+      return <ScheduleForm key={`edit:${route.key}`} editKey={route.key} />;
+    case 'runs':
+      return <Runs />;
+    case 'run':
+      return <RunDetail key={route.id} id={route.id} />;
+    case 'health':
+      return <Health />;
+    default:
+      return <NotFound />;
+  }
+}
+
+export function App({ api: given }: { api?: Api }) {
+  const keyRef = useRef<string | null>(storedKey());
+  const [tenant, setTenant] = useState<Tenant | null>(null);
+  const [checking, setChecking] = useState(keyRef.current !== null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const signOut = useMemo(
+    () =>
+      (why?: string): void => {
+        keyRef.current = null;
+        storeKey(null);
+        setTenant(null);
+        setMessage(why ?? null);
+      },
+    [],
+  );
+
+  const api = useMemo(
+    () =>
+      given ??
+      createApi({
+        key: () => keyRef.current,
+        onUnauthorized: () => signOut('The API key is no longer accepted. Sign in again.'),
+      }),
+    [given, signOut],
+  );
+
+  useEffect(() => {
+    if (keyRef.current === null) return;
+    let live = true;
+    api
+      .tenant()
+      .then(
+        (t) => {
+          if (live) setTenant(t);
+        },
+        (e) => {
+          if (!live) return;
+          signOut(describeError(e));
+        },
+      )
+      .finally(() => live && setChecking(false));
+    return () => {
+      live = false;
+    };
+  }, [api, signOut]);
+
+  const session: Session | null = useMemo(
+    () => (tenant ? { api, tenant, signOut } : null),
+    [api, tenant, signOut],
+  );
+
+  if (checking && tenant === null) {
+    return (
+      <p className="status" role="status" aria-live="polite">
+        Signing in…
+      </p>
+    );
+  }
+  if (session === null) {
+    return (
+      <SignIn
+        api={api}
+        message={message}
+        onSignedIn={(key, t) => {
+          keyRef.current = key;
+          storeKey(key);
+          setMessage(null);
+          setTenant(t);
+        }}
+      />
+    );
+  }
+  return (
+    <SessionContext.Provider value={session}>
+      <Page />
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,367 @@
+// The schedule form's logic, free of React: the form state (strings, as typed), its conversion from a saved
+// schedule and into the body of PUT /v1/schedules/{key}, and the checks only the browser can make (JSON that
+// does not parse, a duration or number that is not one). Range checks are left to the API, whose errors are
+// shown next to the field they name; every field's id is the API path of the value it edits.
+
+import type { Schedule, ScheduleInput, Target } from '../api.ts';
+import { instantToWallTime, isoOf, isValidZone, wallTimeToInstant } from './time.ts';
+
+export interface FormState {
+  key: string;
+  spec: string;
+  tz: string;
+  targetKind: 'handler' | 'webhook';
+  handler: string;
+  webhookUrl: string;
+  webhookMethod: '' | 'POST' | 'PUT' | 'PATCH';
+  /** One "Name: value" per line. */
+  webhookHeaders: string;
+  webhookTimeout: string;
+  /** JSON text; empty: no payload. */
+  payload: string;
+  retryMaxAttempts: string;
+  retryBackoff: '' | 'fixed' | 'exponential';
+  retryDelay: string;
+  retryMaxDelay: string;
+  retryJitter: '' | 'true' | 'false';
+  timeout: string;
+  overlap: '' | 'allow' | 'skip' | 'bufferOne' | 'bufferAll' | 'cancelPrevious';
+  misfire: '' | 'skip' | 'runOnce' | 'runAll';
+  catchupWindow: string;
+  maxCatchup: string;
+  deadline: string;
+  priority: string;
+  maxChecks: string;
+  checkHorizon: string;
+  /** datetime-local values read in the schedule's zone. */
+  startAt: string;
+  endAt: string;
+  maxRuns: string;
+  /** Milliseconds or a duration such as "30s". */
+  jitter: string;
+}
+
+export type FormField = keyof FormState;
+
+/** The API path of the value each form field edits; also the field's element id (prefixed `field-`). */
+export const FIELD_PATHS: Record<FormField, string> = {
+  key: 'key',
+  spec: 'spec',
+  tz: 'tz',
+  targetKind: 'target',
+  handler: 'target.handler',
+  webhookUrl: 'target.webhook.url',
+  webhookMethod: 'target.webhook.method',
+  webhookHeaders: 'target.webhook.headers',
+  webhookTimeout: 'target.webhook.timeoutMs',
+  payload: 'payload',
+  retryMaxAttempts: 'policies.retry.maxAttempts',
+  retryBackoff: 'policies.retry.backoff',
+  retryDelay: 'policies.retry.delayMs',
+  retryMaxDelay: 'policies.retry.maxDelayMs',
+  retryJitter: 'policies.retry.jitter',
+  timeout: 'policies.timeoutMs',
+  overlap: 'policies.overlap',
+  misfire: 'policies.misfire',
+  catchupWindow: 'policies.catchupWindowMs',
+  maxCatchup: 'policies.maxCatchup',
+  deadline: 'policies.deadlineMs',
+  priority: 'policies.priority',
+  maxChecks: 'policies.maxChecks',
+  checkHorizon: 'policies.checkHorizonMs',
+  startAt: 'startAt',
+  endAt: 'endAt',
+  maxRuns: 'maxRuns',
+  jitter: 'jitter',
+};
+
+export const KNOWN_PATHS: readonly string[] = Object.values(FIELD_PATHS);
+
+/** The element id of the control editing API path `path`. */
+export function fieldId(path: string): string {
+  return `field-${path.replace(/\./g, '-')}`;
+}
+
+/** What the service uses when a policy is left empty: shown as placeholders only, never sent. */
+export const POLICY_HINTS: Partial<Record<FormField, string>> = {
+  retryMaxAttempts: '3',
+  retryBackoff: 'exponential',
+  retryDelay: '1s',
+  retryMaxDelay: '1h',
+  retryJitter: 'true',
+  timeout: '1m',
+  overlap: 'allow',
+  misfire: 'runOnce',
+  catchupWindow: '1d',
+  maxCatchup: '1000',
+  deadline: 'none',
+  priority: '0',
+  maxChecks: '10',
+  checkHorizon: '30d',
+};
+
+export function emptyForm(tz = 'UTC'): FormState {
+  return {
+    key: '',
+    spec: '',
+    tz,
+    targetKind: 'webhook',
+    handler: '',
+    webhookUrl: '',
+    webhookMethod: '',
+    webhookHeaders: '',
+    webhookTimeout: '',
+    payload: '',
+    retryMaxAttempts: '',
+    retryBackoff: '',
+    retryDelay: '',
+    retryMaxDelay: '',
+    retryJitter: '',
+    timeout: '',
+    overlap: '',
+    misfire: '',
+    catchupWindow: '',
+    maxCatchup: '',
+    deadline: '',
+    priority: '',
+    maxChecks: '',
+    checkHorizon: '',
+    startAt: '',
+    endAt: '',
+    maxRuns: '',
+    jitter: '',
+  };
+}
+
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/**
+ * Milliseconds from "1500", "30s", "5m", "1h30m", "2d", "250ms"; null when the text is not a duration.
+ * A bare number is milliseconds.
+ */
+export function parseDurationText(text: string): number | null {
+  const t = text.trim().toLowerCase().replace(/\s+/g, '');
+  if (t === '') return null;
+  if (/^\d+$/.test(t)) return Number(t);
+  const re = /(\d+(?:\.\d+)?)(ms|min|s|m|h|d)/y;
+  let total = 0;
+  let pos = 0;
+  while (pos < t.length) {
+    re.lastIndex = pos;
+    const m = re.exec(t);
+    if (!m) return null;
+    total += Number(m[1]) * (UNITS[m[2] as string] as number);
+    pos = re.lastIndex;
+  }
+  return Math.round(total);
+}
+
+/** The shortest exact form of `ms` in units: 5400000 → "1h30m", 1500 → "1s500ms", 0 → "0". */
+export function formatDurationText(ms: number): string {
+  if (ms === 0) return '0';
+  let rest = ms;
+  let out = '';
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+    ['ms', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) {
+      out += `${n}${unit}`;
+      rest -= n * size;
+    }
+  }
+  return out;
+}
+
+function headersText(h: Record<string, string> | undefined): string {
+  return h
+    ? Object.entries(h)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n')
+    : '';
+}
+
+/** The form showing a saved schedule. Every value is filled in, so saving it unchanged changes nothing. */
+export function formFromSchedule(s: Schedule): FormState {
+  const p = s.policies;
+  const f = emptyForm(s.tz);
+  const webhook = 'webhook' in s.target ? s.target.webhook : undefined;
+  return {
+    ...f,
+    key: s.key,
+    spec: s.spec,
+    targetKind: webhook ? 'webhook' : 'handler',
+    handler: 'handler' in s.target ? s.target.handler : '',
+    webhookUrl: webhook?.url ?? '',
+    webhookMethod: webhook?.method ?? '',
+    webhookHeaders: headersText(webhook?.headers),
+    webhookTimeout: webhook?.timeoutMs === undefined ? '' : formatDurationText(webhook.timeoutMs),
+    payload: s.payload === null || s.payload === undefined ? '' : JSON.stringify(s.payload, null, 2),
+    retryMaxAttempts: String(p.retry.maxAttempts),
+    retryBackoff: p.retry.backoff,
+    retryDelay: formatDurationText(p.retry.delayMs),
+    retryMaxDelay: formatDurationText(p.retry.maxDelayMs),
+    retryJitter: p.retry.jitter ? 'true' : 'false',
+    timeout: formatDurationText(p.timeoutMs),
+    overlap: p.overlap,
+    misfire: p.misfire,
+    catchupWindow: formatDurationText(p.catchupWindowMs),
+    maxCatchup: String(p.maxCatchup),
+    deadline: p.deadlineMs === null ? '' : formatDurationText(p.deadlineMs),
+    priority: String(p.priority),
+    maxChecks: String(p.maxChecks),
+    checkHorizon: formatDurationText(p.checkHorizonMs),
+    startAt: s.startAt ? instantToWallTime(Date.parse(s.startAt), s.tz) : '',
+    endAt: s.endAt ? instantToWallTime(Date.parse(s.endAt), s.tz) : '',
+    maxRuns: s.maxRuns === null ? '' : String(s.maxRuns),
+    jitter: s.jitterMs > 0 ? formatDurationText(s.jitterMs) : '',
+  };
+}
+
+export interface BuiltBody {
+  body: ScheduleInput;
+  /** Problems found before sending, by API path. Empty when the body can be sent. */
+  errors: Record<string, string>;
+}
+
+/**
+ * The request body the form stands for. Empty fields are left out (the service's defaults apply); values the
+ * browser can read are converted (durations to milliseconds, wall times in the schedule's zone to instants).
+ */
+export function buildBody(f: FormState): BuiltBody {
+  const errors: Record<string, string> = {};
+  const err = (field: FormField, message: string): void => {
+    errors[FIELD_PATHS[field]] = message;
+  };
+  const int = (field: FormField): number | undefined => {
+    const t = f[field].trim();
+    if (t === '') return undefined;
+    if (!/^-?\d+$/.test(t)) {
+      err(field, 'must be a whole number');
+      return undefined;
+    }
+    return Number(t);
+  };
+  const duration = (field: FormField): number | undefined => {
+    const t = f[field].trim();
+    if (t === '') return undefined;
+    const ms = parseDurationText(t);
+    if (ms === null) err(field, 'must be a duration such as 30s, 5m, 1h30m or milliseconds');
+    return ms ?? undefined;
+  };
+  const choice = <T extends string>(v: T | ''): T | undefined => (v === '' ? undefined : v);
+
+  let target: Target;
+  if (f.targetKind === 'handler') {
+    target = { handler: f.handler.trim() };
+  } else {
+    const webhook: Extract<Target, { webhook: unknown }>['webhook'] = { url: f.webhookUrl.trim() };
+    const method = choice(f.webhookMethod);
+    if (method) webhook.method = method;
+    const headers = parseHeaders(f.webhookHeaders);
+    if (typeof headers === 'string') err('webhookHeaders', headers);
+    else if (Object.keys(headers).length > 0) webhook.headers = headers;
+    const timeoutMs = duration('webhookTimeout');
+    if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
+    target = { webhook };
+  }
+
+  const body: ScheduleInput = { spec: f.spec.trim(), target };
+  if (f.tz.trim() !== '') body.tz = f.tz.trim();
+
+  if (f.payload.trim() !== '') {
+    try {
+      body.payload = JSON.parse(f.payload);
+    } catch (e) {
+      err('payload', `is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+
+  const retry: NonNullable<NonNullable<ScheduleInput['policies']>['retry']> = {};
+  const maxAttempts = int('retryMaxAttempts');
+  if (maxAttempts !== undefined) retry.maxAttempts = maxAttempts;
+  const backoff = choice(f.retryBackoff);
+  if (backoff) retry.backoff = backoff;
+  const delayMs = duration('retryDelay');
+  if (delayMs !== undefined) retry.delayMs = delayMs;
+  const maxDelayMs = duration('retryMaxDelay');
+  if (maxDelayMs !== undefined) retry.maxDelayMs = maxDelayMs;
+  if (f.retryJitter !== '') retry.jitter = f.retryJitter === 'true';
+
+  const policies: NonNullable<ScheduleInput['policies']> = {};
+  if (Object.keys(retry).length > 0) policies.retry = retry;
+  const timeoutMs = duration('timeout');
+  if (timeoutMs !== undefined) policies.timeoutMs = timeoutMs;
+  const overlap = choice(f.overlap);
+  if (overlap) policies.overlap = overlap;
+  const misfire = choice(f.misfire);
+  if (misfire) policies.misfire = misfire;
+  const catchupWindowMs = duration('catchupWindow');
+  if (catchupWindowMs !== undefined) policies.catchupWindowMs = catchupWindowMs;
+  const maxCatchup = int('maxCatchup');
+  if (maxCatchup !== undefined) policies.maxCatchup = maxCatchup;
+  const deadlineMs = duration('deadline');
+  if (deadlineMs !== undefined) policies.deadlineMs = deadlineMs;
+  const priority = int('priority');
+  if (priority !== undefined) policies.priority = priority;
+  const maxChecks = int('maxChecks');
+  if (maxChecks !== undefined) policies.maxChecks = maxChecks;
+  const checkHorizonMs = duration('checkHorizon');
+  if (checkHorizonMs !== undefined) policies.checkHorizonMs = checkHorizonMs;
+  if (Object.keys(policies).length > 0) body.policies = policies;
+
+  const zone = body.tz ?? 'UTC';
+  for (const field of ['startAt', 'endAt'] as const) {
+    const wall = f[field].trim();
+    if (wall === '') continue;
+    if (!isValidZone(zone)) {
+      err(field, 'needs a valid time zone to be read in');
+      continue;
+    }
+    const ms = wallTimeToInstant(wall, zone);
+    if (ms === null) err(field, 'is not a date and time');
+    else body[field] = isoOf(ms);
+  }
+
+  const maxRuns = int('maxRuns');
+  if (maxRuns !== undefined) body.maxRuns = maxRuns;
+
+  const jitter = f.jitter.trim();
+  if (jitter !== '') body.jitter = /^\d+$/.test(jitter) ? Number(jitter) : jitter;
+
+  return { body, errors };
+}
+
+/** `Name: value` lines to a record, or a message naming the first line that is not one. */
+export function parseHeaders(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return `line ${i + 1} must read "Name: value"`;
+    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+/** Checks on the key the browser can make; the API has the last word. */
+export function keyProblem(key: string): string | null {
+  if (key === '') return 'is required';
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._:@-]{0,199}$/.test(key)) {
+    return 'must be 1-200 letters, digits or . _ : @ - and start with a letter, digit or _';
+  }
+  return null;
+}

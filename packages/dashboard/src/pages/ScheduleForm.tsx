@@ -1,0 +1,461 @@
+// Create or edit a schedule: a control for every field, the live description and next fire times from the
+// preview endpoint as the spec and zone are typed, the API's errors next to the field they name, and the raw
+// request that Save will send. Editing sends If-Match with the version it loaded.
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+  type ReactElement,
+} from 'react';
+import type { Preview } from '../api.ts';
+import { Field } from '../components/Field.tsx';
+import { JsonView } from '../components/JsonView.tsx';
+import { Layout } from '../components/Layout.tsx';
+import { Link } from '../components/Link.tsx';
+import { PreviewPanel } from '../components/PreviewPanel.tsx';
+import { Status } from '../components/Status.tsx';
+import { useSession } from '../lib/context.ts';
+import { mapApiError } from '../lib/errors.ts';
+import {
+  buildBody,
+  emptyForm,
+  FIELD_PATHS,
+  fieldId,
+  formFromSchedule,
+  keyProblem,
+  KNOWN_PATHS,
+  POLICY_HINTS,
+  type FormField,
+  type FormState,
+} from '../lib/form.ts';
+import { useDebounced, useNow } from '../lib/poll.ts';
+import { navigate, paths } from '../lib/router.ts';
+import { isoOf, viewerZone, wallTimeToInstant, zoneNames } from '../lib/time.ts';
+
+const DURATION_HINT = 'A duration such as 30s, 5m, 1h30m, or milliseconds.';
+
+export interface ScheduleFormProps {
+  /** The key of the schedule to edit; absent to create one. */
+  editKey?: string;
+  /** Preview debounce in ms (tests shorten it). */
+  previewDelayMs?: number;
+}
+
+export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProps) {
+  const { api } = useSession();
+  const now = useNow();
+  const editing = editKey !== undefined;
+  const [form, setForm] = useState<FormState>(() => emptyForm(viewerZone()));
+  const [version, setVersion] = useState<number | undefined>(undefined);
+  const [loadState, setLoadState] = useState<{ loading: boolean; error: unknown }>({
+    loading: editing,
+    error: undefined,
+  });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const zones = useMemo(() => zoneNames(), []);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (!editing) return;
+    const abort = new AbortController();
+    api.getSchedule(editKey, abort.signal).then(
+      (s) => {
+        setForm(formFromSchedule(s));
+        setVersion(s.version);
+        setLoadState({ loading: false, error: undefined });
+      },
+      (e) => {
+        if (!abort.signal.aborted) setLoadState({ loading: false, error: e });
+      },
+    );
+    return () => abort.abort();
+  }, [api, editing, editKey]);
+
+  // Live preview of the spec as typed.
+  const typed = useMemo(() => {
+    const startMs = form.startAt ? wallTimeToInstant(form.startAt, form.tz || 'UTC') : null;
+    return {
+      spec: form.spec.trim(),
+      tz: form.tz.trim(),
+      from: startMs !== null && startMs > Date.now() ? isoOf(startMs) : undefined,
+    };
+  }, [form.spec, form.tz, form.startAt]);
+  // A schedule just loaded for editing is previewed at once; typing is debounced.
+  const loadedSpec = useRef(false);
+  const previewInput = useDebounced(typed, editing && !loadedSpec.current ? 0 : previewDelayMs);
+  if (previewInput.spec !== '') loadedSpec.current = true;
+  const [preview, setPreview] = useState<{ data?: Preview; error?: unknown; loading: boolean }>({
+    loading: false,
+  });
+  useEffect(() => {
+    if (previewInput.spec === '') {
+      setPreview({ loading: false });
+      return;
+    }
+    const abort = new AbortController();
+    setPreview((p) => ({ ...p, loading: true }));
+    api
+      .preview(
+        {
+          spec: previewInput.spec,
+          count: 10,
+          ...(previewInput.tz ? { tz: previewInput.tz } : {}),
+          ...(previewInput.from ? { from: previewInput.from } : {}),
+        },
+        abort.signal,
+      )
+      .then(
+        (data) => setPreview({ data, loading: false }),
+        (error) => {
+          if (!abort.signal.aborted) setPreview({ error, loading: false });
+        },
+      );
+    return () => abort.abort();
+  }, [api, previewInput]);
+
+  // Typed but not yet asked: the debounce is running.
+  const previewPending =
+    form.spec.trim() !== '' && (form.spec.trim() !== previewInput.spec || form.tz.trim() !== previewInput.tz);
+  const built = useMemo(() => buildBody(form), [form]);
+  const previewErrors = useMemo(
+    () => (preview.error ? mapApiError(preview.error, ['spec', 'tz']).fields : {}),
+    [preview.error],
+  );
+  const clientErrors: Record<string, string> = { ...(submitted ? built.errors : {}) };
+  if (!editing && submitted) {
+    const k = keyProblem(form.key.trim());
+    if (k) clientErrors.key = `Key ${k}`;
+  }
+  const errors: Record<string, string> = { ...previewErrors, ...clientErrors, ...serverErrors };
+
+  const set =
+    (name: FormField) =>
+    (e: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>): void => {
+      const value = e.target.value;
+      setForm((f) => ({ ...f, [name]: value }));
+      const path = FIELD_PATHS[name];
+      if (serverErrors[path] !== undefined) {
+        setServerErrors((s) => {
+          const next = { ...s };
+          delete next[path];
+          return next;
+        });
+      }
+    };
+
+  const focusFirst = (paths: string[]): void => {
+    const order = KNOWN_PATHS.filter((p) => paths.includes(p));
+    const el = order[0] ? document.getElementById(fieldId(order[0])) : null;
+    el?.focus();
+  };
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    setSubmitted(true);
+    setGeneral(null);
+    setServerErrors({});
+    const key = editing ? editKey : form.key.trim();
+    const local = { ...built.errors };
+    const kp = keyProblem(key);
+    if (kp) local.key = `Key ${kp}`;
+    if (Object.keys(local).length > 0) {
+      setStatus('Some fields need attention before saving.');
+      focusFirst(Object.keys(local));
+      return;
+    }
+    setSaving(true);
+    setStatus('Saving…');
+    try {
+      const saved = await api.putSchedule(key, built.body, version);
+      setStatus('Saved.');
+      navigate(paths.schedule(saved.key ?? key));
+    } catch (err) {
+      const mapped = mapApiError(err, KNOWN_PATHS);
+      setServerErrors(mapped.fields);
+      setGeneral(mapped.general);
+      const n = Object.keys(mapped.fields).length;
+      setStatus(
+        n > 0
+          ? `The service refused ${n === 1 ? 'a field' : `${n} fields`}; see the messages next to them.`
+          : 'Not saved.',
+      );
+      if (n > 0) focusFirst(Object.keys(mapped.fields));
+      else formRef.current?.querySelector<HTMLElement>('.form-error')?.focus();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const field = (
+    name: FormField,
+    label: string,
+    control: ReactElement<Record<string, unknown>>,
+    hint?: string,
+  ): ReactElement => (
+    <Field id={fieldId(FIELD_PATHS[name])} label={label} hint={hint} error={errors[FIELD_PATHS[name]]}>
+      {control}
+    </Field>
+  );
+  const text = (
+    name: FormField,
+    extra: Record<string, unknown> = {},
+  ): ReactElement<Record<string, unknown>> => (
+    <input
+      type="text"
+      name={FIELD_PATHS[name]}
+      value={form[name]}
+      onChange={set(name)}
+      placeholder={POLICY_HINTS[name] ? `default ${POLICY_HINTS[name]}` : undefined}
+      {...extra}
+    />
+  );
+  const number = (name: FormField): ReactElement<Record<string, unknown>> =>
+    text(name, { inputMode: 'numeric', type: 'number', step: 1 });
+  const select = (
+    name: FormField,
+    options: readonly string[],
+    empty?: string,
+  ): ReactElement<Record<string, unknown>> => (
+    <select name={FIELD_PATHS[name]} value={form[name]} onChange={set(name)}>
+      {empty !== undefined && <option value="">{empty}</option>}
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </select>
+  );
+
+  const tz = form.tz.trim() || 'UTC';
+  const requestKey = editing ? editKey : form.key.trim() || '{key}';
+  const title = editing ? `Edit ${editKey}` : 'New schedule';
+
+  return (
+    <Layout title={title}>
+      <p className="crumbs">
+        <Link href={paths.schedules()}>Schedules</Link> /{' '}
+        {editing && (
+          <>
+            <Link href={paths.schedule(editKey)}>{editKey}</Link> /
+          </>
+        )}
+      </p>
+      <h1>{title}</h1>
+      {editing && <Status loading={loadState.loading} error={loadState.error} />}
+      <div className="form-layout">
+        <form ref={formRef} onSubmit={submit} noValidate aria-label={title} className="schedule-form">
+          {general && (
+            <p className="form-error" role="alert" tabIndex={-1} data-testid="form-error">
+              {general}
+            </p>
+          )}
+          <fieldset>
+            <legend>When</legend>
+            {field(
+              'key',
+              'Key',
+              text('key', { readOnly: editing, autoComplete: 'off', spellCheck: false }),
+              editing
+                ? 'The key cannot change; create a new schedule for a new key.'
+                : 'Unique within the tenant: letters, digits and . _ : @ -',
+            )}
+            {field(
+              'spec',
+              'Spec',
+              text('spec', { autoComplete: 'off', spellCheck: false, className: 'mono' }),
+              'cron (0 9 * * 1-5), RRULE (FREQ=WEEKLY;BYDAY=MO), @every 15m, @at 2026-01-05T09:00:00Z or @in 10m',
+            )}
+            {field(
+              'tz',
+              'Time zone',
+              text('tz', { list: 'zone-names', autoComplete: 'off', spellCheck: false }),
+              `IANA zone the spec is read in. Yours is ${viewerZone()}.`,
+            )}
+            <datalist id="zone-names">
+              {zones.map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+            {field(
+              'startAt',
+              `Start at (${tz})`,
+              text('startAt', { type: 'datetime-local', step: 1 }),
+              'Optional: no occurrence before this.',
+            )}
+            {field(
+              'endAt',
+              `End at (${tz})`,
+              text('endAt', { type: 'datetime-local', step: 1 }),
+              'Optional: no occurrence from this on.',
+            )}
+            {field(
+              'maxRuns',
+              'Most runs',
+              number('maxRuns'),
+              'Optional: the schedule completes after this many.',
+            )}
+            {field(
+              'jitter',
+              'Jitter',
+              text('jitter'),
+              'Optional: a fixed random offset per occurrence, below this duration (30s, 5m).',
+            )}
+          </fieldset>
+          <fieldset>
+            <legend>Target</legend>
+            {field('targetKind', 'Kind', select('targetKind', ['webhook', 'handler']))}
+            {form.targetKind === 'handler' ? (
+              field(
+                'handler',
+                'Handler name',
+                text('handler', { autoComplete: 'off' }),
+                'A handler registered in the service processes.',
+              )
+            ) : (
+              <>
+                {field(
+                  'webhookUrl',
+                  'Webhook URL',
+                  text('webhookUrl', { type: 'url', autoComplete: 'off', spellCheck: false }),
+                )}
+                {field(
+                  'webhookMethod',
+                  'Method',
+                  select('webhookMethod', ['POST', 'PUT', 'PATCH'], 'default POST'),
+                )}
+                {field(
+                  'webhookHeaders',
+                  'Extra headers',
+                  <textarea
+                    name="target.webhook.headers"
+                    rows={2}
+                    value={form.webhookHeaders}
+                    onChange={set('webhookHeaders')}
+                    spellCheck={false}
+                    placeholder="X-Team: reports"
+                  />,
+                  'One "Name: value" per line.',
+                )}
+                {field('webhookTimeout', 'Request timeout', text('webhookTimeout'), DURATION_HINT)}
+              </>
+            )}
+            {field(
+              'payload',
+              'Payload (JSON)',
+              <textarea
+                name="payload"
+                rows={4}
+                value={form.payload}
+                onChange={set('payload')}
+                spellCheck={false}
+                className="mono"
+                placeholder='{"team": "sales"}'
+              />,
+              'Optional: any JSON value handed to the target with every run.',
+            )}
+          </fieldset>
+          <fieldset>
+            <legend>Retries</legend>
+            {field(
+              'retryMaxAttempts',
+              'Attempts per run',
+              number('retryMaxAttempts'),
+              'Including the first; 1 means no retry.',
+            )}
+            {field(
+              'retryBackoff',
+              'Backoff',
+              select('retryBackoff', ['fixed', 'exponential'], 'default exponential'),
+            )}
+            {field('retryDelay', 'First retry delay', text('retryDelay'), DURATION_HINT)}
+            {field('retryMaxDelay', 'Longest retry delay', text('retryMaxDelay'), DURATION_HINT)}
+            {field('retryJitter', 'Retry jitter', select('retryJitter', ['true', 'false'], 'default true'))}
+          </fieldset>
+          <fieldset>
+            <legend>Policies</legend>
+            {field('timeout', 'Timeout per attempt', text('timeout'), DURATION_HINT)}
+            {field(
+              'overlap',
+              'When the previous run is still running',
+              select(
+                'overlap',
+                ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'],
+                'default allow',
+              ),
+            )}
+            {field(
+              'misfire',
+              'Occurrences missed while stopped',
+              select('misfire', ['skip', 'runOnce', 'runAll'], 'default runOnce'),
+            )}
+            {field('catchupWindow', 'Catch-up window', text('catchupWindow'), DURATION_HINT)}
+            {field('maxCatchup', 'Most catch-up runs', number('maxCatchup'))}
+            {field(
+              'deadline',
+              'Deadline after the scheduled time',
+              text('deadline'),
+              'Runs not started by then expire. Empty: none.',
+            )}
+            {field(
+              'priority',
+              'Priority',
+              number('priority'),
+              'Higher is claimed first among runs due together (-1000 to 1000).',
+            )}
+            {field(
+              'maxChecks',
+              'Most checks',
+              number('maxChecks'),
+              'Check-again outcomes allowed per occurrence.',
+            )}
+            {field('checkHorizon', 'Check horizon', text('checkHorizon'), DURATION_HINT)}
+          </fieldset>
+          <div className="actions sticky-actions">
+            <button type="submit" className="primary" disabled={saving || loadState.loading}>
+              {saving ? 'Saving…' : editing ? 'Save changes' : 'Create schedule'}
+            </button>
+            <Link className="button" href={editing ? paths.schedule(editKey) : paths.schedules()}>
+              Cancel
+            </Link>
+            <p className="status" role="status" aria-live="polite" data-testid="form-status">
+              {status ?? ''}
+            </p>
+          </div>
+        </form>
+        <aside className="form-side" aria-label="Preview and request">
+          <PreviewPanel
+            heading="Preview"
+            preview={preview.data}
+            error={preview.error}
+            loading={preview.loading || previewPending}
+            tz={tz}
+            now={now}
+          />
+          <details className="raw" open>
+            <summary>Request that Save sends</summary>
+            <p className="mono small">
+              PUT /v1/schedules/{encodeURIComponent(requestKey)}
+              {version !== undefined && (
+                <>
+                  <br />
+                  If-Match: {version}
+                </>
+              )}
+            </p>
+            <JsonView value={built.body} label="Request body as JSON" />
+            {Object.keys(built.errors).length > 0 && (
+              <p className="muted small">Left out until fixed: {Object.keys(built.errors).join(', ')}.</p>
+            )}
+          </details>
+        </aside>
+      </div>
+    </Layout>
+  );
+}

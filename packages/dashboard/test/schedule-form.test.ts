@@ -1,0 +1,226 @@
+// @vitest-environment jsdom
+// The create/edit form as a component: the preview follows the spec as it is typed, the raw request follows
+// every field, an API error lands next to the field it names (aria-invalid, described by the message), and a
+// browser-side problem stops the request before it is sent.
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type Api, type Schedule, type ScheduleInput } from '../src/api.ts';
+import { SessionContext } from '../src/lib/context.ts';
+import { ScheduleForm } from '../src/pages/ScheduleForm.tsx';
+
+function fakeApi(
+  overrides: Partial<Api> = {},
+): Api & { puts: { key: string; body: ScheduleInput; version?: number }[] } {
+  const puts: { key: string; body: ScheduleInput; version?: number }[] = [];
+  const api = {
+    puts,
+    preview: vi.fn(async ({ spec, tz }: { spec: string; tz?: string }) => {
+      if (spec.split(' ').length < 5) {
+        throw new ApiError(
+          400,
+          'SPEC_INVALID',
+          `cron expression "${spec}": a cron expression has 5, 6 or 7 fields`,
+          {
+            field: 'spec',
+          },
+        );
+      }
+      return {
+        description: `fires on ${spec} in ${tz ?? 'UTC'}`,
+        next: ['2026-01-05T08:00:00.000Z', '2026-01-06T08:00:00.000Z'],
+      };
+    }),
+    putSchedule: vi.fn(async (key: string, body: ScheduleInput, version?: number) => {
+      puts.push({ key, body, ...(version === undefined ? {} : { version }) });
+      if (body.policies?.retry?.maxAttempts === 0) {
+        throw new ApiError(
+          400,
+          'SCHEDULE_INVALID',
+          'policies.retry.maxAttempts must be an integer between 1 and 1000',
+          {
+            field: 'policies.retry.maxAttempts',
+          },
+        );
+      }
+      return { key } as Schedule;
+    }),
+    ...overrides,
+  };
+  return api as unknown as Api & { puts: typeof puts };
+}
+
+function renderForm(api: Api, props: { editKey?: string } = {}) {
+  return render(
+    createElement(
+      SessionContext.Provider,
+      {
+        value: {
+          api,
+          tenant: {
+            name: 'acme',
+            quotas: { maxSchedules: null, maxRunsPerMinute: null, requestsPerSecond: null },
+            webhookSecret: 'whsec_x',
+          },
+          signOut: () => {},
+        },
+      },
+      createElement(ScheduleForm, { ...props, previewDelayMs: 5 }),
+    ),
+  );
+}
+
+function type(label: string | RegExp, value: string): void {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+afterEach(() => {
+  cleanup();
+  history.replaceState(null, '', '/');
+});
+
+describe('ScheduleForm', () => {
+  it('labels every control and shows the tenant', () => {
+    renderForm(fakeApi());
+    for (const el of document.querySelectorAll('input, select, textarea')) {
+      const id = el.getAttribute('id');
+      expect(id, el.outerHTML).toBeTruthy();
+      expect(document.querySelector(`label[for="${id}"]`), el.outerHTML).not.toBeNull();
+    }
+    expect(screen.getByTestId('tenant-name').textContent).toContain('acme');
+  });
+
+  it('updates the description and next fire times as the spec is typed', async () => {
+    const api = fakeApi();
+    renderForm(api);
+    type('Time zone', 'Europe/Paris');
+    type('Spec', '0 9 *');
+    await waitFor(() => expect(screen.getByLabelText('Spec').getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById('field-spec-error')?.textContent).toMatch(/5, 6 or 7 fields/);
+
+    type('Spec', '0 9 * * 1-5');
+    await waitFor(() =>
+      expect(document.getElementById('preview-description')?.textContent).toBe(
+        'fires on 0 9 * * 1-5 in Europe/Paris',
+      ),
+    );
+    expect(screen.getByLabelText('Spec').getAttribute('aria-invalid')).toBeNull();
+    const items = screen.getByTestId('preview-next').querySelectorAll('li');
+    expect(items).toHaveLength(2);
+    expect(items[0]?.textContent).toContain('Mon 2026-01-05 09:00:00 +01:00 Europe/Paris');
+
+    type('Spec', '30 7 * * *');
+    await waitFor(() =>
+      expect(document.getElementById('preview-description')?.textContent).toBe(
+        'fires on 30 7 * * * in Europe/Paris',
+      ),
+    );
+  });
+
+  it('shows the request Save will send, as it is typed', () => {
+    renderForm(fakeApi());
+    type('Key', 'reports.daily');
+    type('Spec', '0 9 * * *');
+    type('Time zone', 'UTC');
+    type('Webhook URL', 'https://example.com/hook');
+    type('Timeout per attempt', '30s');
+    const raw = screen.getByLabelText('Request body as JSON').textContent ?? '';
+    expect(JSON.parse(raw)).toEqual({
+      spec: '0 9 * * *',
+      tz: 'UTC',
+      target: { webhook: { url: 'https://example.com/hook' } },
+      policies: { timeoutMs: 30_000 },
+    });
+    expect(document.querySelector('.raw')?.textContent).toContain('PUT /v1/schedules/reports.daily');
+  });
+
+  it("places the API's validation error next to its field and focuses it", async () => {
+    const api = fakeApi();
+    renderForm(api);
+    type('Key', 'reports.daily');
+    type('Spec', '0 9 * * *');
+    type('Webhook URL', 'https://example.com/hook');
+    type('Attempts per run', '0');
+    fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
+    await waitFor(() =>
+      expect(document.getElementById('field-policies-retry-maxAttempts-error')).not.toBeNull(),
+    );
+    const input = screen.getByLabelText('Attempts per run');
+    expect(document.getElementById('field-policies-retry-maxAttempts-error')?.textContent).toBe(
+      'Must be an integer between 1 and 1000',
+    );
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toContain('field-policies-retry-maxAttempts-error');
+    expect(document.activeElement).toBe(input);
+    expect(api.puts[0]?.body.policies?.retry?.maxAttempts).toBe(0);
+
+    // Editing the field clears the service's message; saving again succeeds and opens the schedule.
+    type('Attempts per run', '3');
+    expect(document.getElementById('field-policies-retry-maxAttempts-error')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
+    await waitFor(() => expect(location.pathname).toBe('/schedules/reports.daily'));
+  });
+
+  it('refuses to send what the browser can tell is wrong', async () => {
+    const api = fakeApi();
+    renderForm(api);
+    type('Spec', '0 9 * * *');
+    type('Webhook URL', 'https://example.com/hook');
+    type('Payload (JSON)', '{"team": ');
+    fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
+    await waitFor(() =>
+      expect(document.getElementById('field-payload-error')?.textContent).toMatch(/^is not valid JSON/),
+    );
+    expect(document.getElementById('field-key-error')?.textContent).toBe('Key is required');
+    expect(api.putSchedule).not.toHaveBeenCalled();
+    expect(screen.getByTestId('form-status').textContent).toBe('Some fields need attention before saving.');
+  });
+
+  it('edits a saved schedule with If-Match and keeps its key', async () => {
+    const saved = {
+      key: 'a.b',
+      spec: '0 9 * * *',
+      tz: 'Europe/Paris',
+      description: 'At 09:00',
+      target: { handler: 'send-report' },
+      payload: null,
+      policies: {
+        retry: { maxAttempts: 3, backoff: 'exponential', delayMs: 1000, maxDelayMs: 3_600_000, jitter: true },
+        timeoutMs: 60_000,
+        overlap: 'allow',
+        misfire: 'runOnce',
+        catchupWindowMs: 86_400_000,
+        maxCatchup: 1000,
+        deadlineMs: null,
+        priority: 0,
+        maxChecks: 10,
+        checkHorizonMs: 2_592_000_000,
+      },
+      startAt: null,
+      endAt: null,
+      maxRuns: null,
+      jitterMs: 0,
+      state: 'active',
+      version: 7,
+      nextFireAt: null,
+      firedCount: 0,
+      note: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    } as Schedule;
+    const api = fakeApi({ getSchedule: vi.fn(async () => saved) });
+    renderForm(api, { editKey: 'a.b' });
+    await waitFor(() =>
+      expect((screen.getByLabelText('Handler name') as HTMLInputElement).value).toBe('send-report'),
+    );
+    expect((screen.getByLabelText('Key') as HTMLInputElement).readOnly).toBe(true);
+    type('Priority', '5');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.puts).toHaveLength(1));
+    expect(api.puts[0]).toMatchObject({
+      key: 'a.b',
+      version: 7,
+      body: { target: { handler: 'send-report' }, policies: { priority: 5 } },
+    });
+  });
+});
