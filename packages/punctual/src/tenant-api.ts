@@ -69,10 +69,21 @@ export class TenantApi {
    */
   async putMany(inputs: ScheduleInput[]): Promise<PutResult[]> {
     const now = this.clock.now();
+    // One read for every input when the store can; otherwise one per input.
+    const keys = inputs.map((input) => input?.key);
+    const found = this.store.getSchedules
+      ? await this.store.getSchedules(
+          this.tenantId,
+          keys.filter((k): k is string => typeof k === 'string'),
+        )
+      : undefined;
+    const byKey = new Map(found?.map((s) => [s.key, s]));
     const reqs: PutScheduleRequest[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        const existing = await this.store.getSchedule(this.tenantId, input?.key);
+        const existing = found
+          ? byKey.get(keys[index] as string)
+          : await this.store.getSchedule(this.tenantId, input?.key);
         reqs.push(this.#prepare(input, existing, now, undefined));
       } catch (e) {
         if (e instanceof PunctualError)

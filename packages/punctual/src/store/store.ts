@@ -182,6 +182,11 @@ export interface Store {
   /** Several puts in one transaction: all of them are written, or none (bulk create). */
   putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]>;
   getSchedule(tenantId: string, key: string): Promise<Schedule | undefined>;
+  /**
+   * Optional: the tenant's schedules with these keys, in one read (a bulk put looks up every input at once).
+   * Keys with no schedule are left out; each schedule comes once, in the order of its key's first mention.
+   */
+  getSchedules?(tenantId: string, keys: string[]): Promise<Schedule[]>;
   listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
   /** Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept. */
   deleteSchedule(

@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
 import { claimTests } from './conformance/claim.js';
+import { hasKv, kvTests } from './conformance/kv.js';
 import type { Ctx } from './conformance/helpers.js';
 import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
@@ -27,6 +28,7 @@ const GROUPS = {
   clock: clockTests,
   tenants: tenantTests,
   stats: statsTests,
+  kv: kvTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
@@ -35,6 +37,7 @@ export type ConformanceGroup = keyof typeof GROUPS;
 const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   tenants: hasTenancy,
   stats: hasStats,
+  kv: hasKv,
 };
 
 export interface OpenedStore {

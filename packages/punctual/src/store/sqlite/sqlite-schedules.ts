@@ -131,6 +131,18 @@ export function getSchedule(sql: SqliteDatabase, tenantId: string, key: string):
   return row === undefined ? undefined : toSchedule(row);
 }
 
+/** The tenant's schedules with these keys, once each, in the order of `keys` (one read). */
+export function getSchedules(sql: SqliteDatabase, tenantId: string, keys: readonly string[]): Schedule[] {
+  return sql.read(() => {
+    const out: Schedule[] = [];
+    for (const key of new Set(keys)) {
+      const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+      if (row !== undefined) out.push(toSchedule(row));
+    }
+    return out;
+  });
+}
+
 export function listSchedules(sql: SqliteDatabase, q: ScheduleQuery): Page<Schedule> {
   const where = ['tenant_id = @tenantId'];
   const params: Record<string, unknown> = { tenantId: q.tenantId, limit: Math.max(1, q.limit) + 1 };

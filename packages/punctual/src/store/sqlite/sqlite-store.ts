@@ -1,4 +1,4 @@
-// The embedded store: the Store and TenantStore contracts on one SQLite file (or ':memory:') through
+// The embedded store: Store, TenantStore and KvStore on one SQLite file (or ':memory:') through
 // better-sqlite3. One connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction,
 // so the store is safe for one process (capabilities.multiInstance is false). Methods are async to honour the
 // contract but work synchronously inside. It must never read a clock: every instant is a parameter.
@@ -23,6 +23,8 @@ import type {
   StoreStats,
   Transition,
 } from '../store.js';
+import type { Json } from '../../domain/json.js';
+import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
@@ -31,11 +33,12 @@ import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sql
 import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
 import * as schedules from './sqlite-schedules.js';
+import * as kv from './sqlite-kv.js';
 import * as tenants from './sqlite-tenants.js';
 
 export type { SqliteOptions } from './sqlite-database.js';
 
-export class SqliteStore implements Store, TenantStore {
+export class SqliteStore implements Store, TenantStore, KvStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
 
@@ -75,6 +78,10 @@ export class SqliteStore implements Store, TenantStore {
 
   async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
     return schedules.getSchedule(this.sql, tenantId, key);
+  }
+
+  async getSchedules(tenantId: string, keys: string[]): Promise<Schedule[]> {
+    return schedules.getSchedules(this.sql, tenantId, keys);
   }
 
   async listSchedules(q: ScheduleQuery): Promise<Page<Schedule>> {
@@ -240,6 +247,23 @@ export class SqliteStore implements Store, TenantStore {
 
   async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
     return tenants.countRunsStartedSince(this.sql, tenantId, since);
+  }
+
+  // ── tenant key-value store ───────────────────────────────────────────────────────────────────────
+  async kvGet(tenantId: string, key: string): Promise<{ value: Json; updatedAt: number } | undefined> {
+    return kv.kvGet(this.sql, tenantId, key);
+  }
+
+  async kvSet(tenantId: string, key: string, value: Json, now: number, limits: KvLimits): Promise<void> {
+    kv.kvSet(this.sql, tenantId, key, value, now, limits);
+  }
+
+  async kvDelete(tenantId: string, key: string): Promise<boolean> {
+    return kv.kvDelete(this.sql, tenantId, key);
+  }
+
+  async kvList(tenantId: string, q: KvListQuery): Promise<Page<KvEntry>> {
+    return kv.kvList(this.sql, tenantId, q);
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { expect, it } from 'vitest';
 import type { TargetKind } from '../../../src/domain/target.js';
-import { draft, MINUTE, policies, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { draft, MINUTE, OTHER_TENANT, policies, runInsert, T0, TENANT } from '../../support/fixtures.js';
 import { addRuns, claimOne, create, rejectsWithCode, runOf, succeed, type Ctx } from './helpers.js';
 
 export function scheduleTests(ctx: Ctx): void {
@@ -152,7 +152,12 @@ export function scheduleTests(ctx: Ctx): void {
     await rejectsWithCode(
       ctx.store.putSchedules([
         { draft: draft({ key: 'bulk-c' }), nextFireAt: T0, now: T0 },
-        { draft: draft({ key: 'bulk-a', description: 'changed' }), nextFireAt: T0, expectedVersion: 7, now: T0 },
+        {
+          draft: draft({ key: 'bulk-a', description: 'changed' }),
+          nextFireAt: T0,
+          expectedVersion: 7,
+          now: T0,
+        },
       ]),
       'VERSION_CONFLICT',
     );
@@ -195,6 +200,38 @@ export function scheduleTests(ctx: Ctx): void {
 
   it('answers undefined for an unknown key', async () => {
     expect(await ctx.store.getSchedule(TENANT, 'nope')).toBeUndefined();
+  });
+
+  it('getSchedules (when offered) reads many keys at once: found ones, once each, in key order', async () => {
+    if (!ctx.store.getSchedules) return;
+    const a = await create(ctx.store, { key: 'a' });
+    const b = await create(ctx.store, { key: 'b' });
+    await create(ctx.store, { key: 'a', tenantId: OTHER_TENANT });
+    expect(await ctx.store.getSchedules(TENANT, ['b', 'nope', 'a', 'b'])).toEqual([b, a]);
+    expect(await ctx.store.getSchedules(TENANT, [])).toEqual([]);
+    expect(await ctx.store.getSchedules('no-such-tenant', ['a'])).toEqual([]);
+  });
+
+  it('putSchedules applies a batch in order: new and existing keys mixed, a key twice', async () => {
+    await create(ctx.store, { key: 'old' });
+    const results = await ctx.store.putSchedules([
+      { draft: draft({ key: 'new-1' }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'old', description: 'changed' }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'old' }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'new-2', tenantId: OTHER_TENANT }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'new-1', description: 'again' }), nextFireAt: T0, now: T0 + 1 },
+    ]);
+    expect(
+      results.map((r) => [r.schedule.key, r.schedule.tenantId, r.created, r.changed, r.schedule.version]),
+    ).toEqual([
+      ['new-1', TENANT, true, true, 1],
+      ['old', TENANT, false, true, 2],
+      ['old', TENANT, false, true, 3],
+      ['new-2', OTHER_TENANT, true, true, 1],
+      ['new-1', TENANT, false, true, 2],
+    ]);
+    expect(await ctx.store.getSchedule(TENANT, 'new-1')).toEqual(results[4]!.schedule);
+    expect(await ctx.store.getSchedule(OTHER_TENANT, 'new-2')).toEqual(results[3]!.schedule);
   });
 
   it('lists schedules by key, page by page', async () => {
