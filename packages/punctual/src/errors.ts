@@ -34,8 +34,6 @@ export const ERROR_CODES = {
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
-  // Engine
-  SCHEDULER_NOT_STARTED: 'the operation needs a started scheduler',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',
