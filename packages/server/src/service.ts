@@ -3,24 +3,20 @@
 // the HTTP app. `start` runs the engine then listens; `close` stops listening, lets in-flight requests and
 // runs finish, and closes the store. It must never print the bootstrap key itself: serve does, once.
 
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
 import {
   createScheduler,
-  postgresStore,
-  sqliteStore,
   systemClock,
   webhookTarget,
   type Clock,
   type Scheduler,
-  type Store,
   type TenantStore,
 } from 'punctual';
 import { localUrl, type Config } from './config.js';
 import { buildApp, type App } from './http/app.js';
 import { createLogger, logSchedulerEvents, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { openStore } from './store-from-config.js';
 import { bootstrapTenants } from './tenancy/bootstrap.js';
 
 export interface ServiceOptions {
@@ -48,45 +44,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
-function isTenantStore(store: Store): store is Store & TenantStore {
-  const s = store as Partial<TenantStore>;
-  return typeof s.createTenant === 'function' && typeof s.findApiKey === 'function';
-}
-
-/** A PostgreSQL URL without its credentials. */
-function describePostgres(url: string, schema: string): string {
-  try {
-    const u = new URL(url);
-    return `PostgreSQL ${u.host}${u.pathname} (schema ${schema})`;
-  } catch {
-    return `PostgreSQL (schema ${schema})`;
-  }
-}
-
-async function openStore(config: Config, logger: Logger): Promise<{ store: Store; database: string }> {
-  if (config.databaseUrl === null) {
-    const path = resolve(config.databasePath);
-    mkdirSync(dirname(path), { recursive: true });
-    return { store: sqliteStore({ path }), database: `SQLite ${path}` };
-  }
-  // The PostgreSQL store loads `pg` itself on first use: a SQLite deployment never needs it.
-  const store = postgresStore({
-    connectionString: config.databaseUrl,
-    schema: config.pgSchema,
-    onError: (err) => logger.error({ err }, 'PostgreSQL connection error'),
-  });
-  return { store, database: describePostgres(config.databaseUrl, config.pgSchema) };
-}
-
 /** Opens, migrates and assembles everything; nothing listens or runs until `start`. */
 export async function createService(config: Readonly<Config>, opts: ServiceOptions = {}): Promise<Service> {
   const logger = opts.logger ?? (await createLogger(config, { isTty: process.stdout.isTTY === true }));
   const clock = opts.clock ?? systemClock;
   const { store, database } = await openStore(config, logger);
-  if (!isTenantStore(store)) {
-    await store.close();
-    throw new Error(`the store for ${database} does not implement tenants (TenantStore)`);
-  }
   const tenants: TenantStore = store;
   const scheduler = createScheduler({
     store,

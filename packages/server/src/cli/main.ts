@@ -9,6 +9,8 @@ import { describe } from './commands/describe.js';
 import { preview } from './commands/preview.js';
 import { serve } from './commands/serve.js';
 import { EXIT_USAGE, type CliIo } from './io.js';
+import { registerAdmin, type Wiring } from './register-admin.js';
+import { registerClient } from './register-client.js';
 
 const io: CliIo = {
   stdout: (text) => void process.stdout.write(text),
@@ -22,7 +24,9 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 };
 
 const program = new Command('punctual')
-  .description('Punctual, the durable scheduler: preview specs and run the scheduler.')
+  .description(
+    'Punctual, the durable scheduler: preview specs, run the service, administer its database and talk to its API.',
+  )
   .version(version)
   .exitOverride()
   .showHelpAfterError();
@@ -69,10 +73,17 @@ program
       stop.abort();
     };
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-    const code = await serve({ env: process.env, isTty: process.stdout.isTTY === true, signal: stop.signal }, io);
+    const code = await serve(
+      { env: process.env, isTty: process.stdout.isTTY === true, signal: stop.signal },
+      io,
+    );
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     process.exit(code);
   });
+
+const wiring: Wiring = { io, env: process.env, exit: (code) => void (process.exitCode = code) };
+registerAdmin(program, wiring);
+registerClient(program, wiring);
 
 try {
   await program.parseAsync(process.argv);

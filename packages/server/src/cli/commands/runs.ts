@@ -1,0 +1,106 @@
+// `punctual runs ls` and `punctual runs get <id>`: a tenant's runs through a running service's HTTP API
+// (--url, --key), newest first, with the API's filters. It only reads; with --json it prints the API's
+// JSON as it came.
+
+import { EXIT_OK, type CliIo } from '../io.js';
+import { seg, withClient, type ClientArgs } from '../http-client.js';
+import { printJson, table } from '../output.js';
+
+export interface RunJson {
+  id: string;
+  scheduleKey: string;
+  occurrenceId: string;
+  kind: string;
+  state: string;
+  scheduledFor: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  attempt: number;
+  maxAttempts: number;
+  reason: string | null;
+  error: { code?: string; message: string } | null;
+  result: unknown;
+  attempts?: {
+    attempt: number;
+    startedAt: string;
+    finishedAt: string;
+    outcome: string;
+    error: RunJson['error'];
+  }[];
+}
+
+export interface RunsListArgs extends ClientArgs {
+  /** Only this schedule's runs. */
+  schedule?: string | undefined;
+  state?: string | undefined;
+  /** scheduledFor at or after (ISO-8601). */
+  from?: string | undefined;
+  /** scheduledFor before (ISO-8601). */
+  to?: string | undefined;
+  limit?: string | number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface RunGetArgs extends ClientArgs {
+  id: string;
+}
+
+const outcome = (r: RunJson): string => r.error?.code ?? r.error?.message ?? r.reason ?? '';
+
+export async function runsList(args: RunsListArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body } = await api.call<{ items: RunJson[]; nextCursor: string | null }>('GET', '/v1/runs', {
+      query: {
+        scheduleKey: args.schedule,
+        state: args.state,
+        from: args.from,
+        to: args.to,
+        limit: args.limit,
+        cursor: args.cursor,
+      },
+    });
+    if (args.json === true) {
+      printJson(io, body);
+      return EXIT_OK;
+    }
+    const rows = body.items.map((r) => [
+      r.id,
+      r.scheduleKey,
+      r.state,
+      r.kind,
+      r.scheduledFor,
+      `${r.attempt}/${r.maxAttempts}`,
+      outcome(r),
+    ]);
+    io.stdout(table(['ID', 'SCHEDULE', 'STATE', 'KIND', 'SCHEDULED FOR', 'ATTEMPT', 'REASON'], rows));
+    if (body.nextCursor !== null) io.stdout(`(more: --cursor ${body.nextCursor})\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function runsGet(args: RunGetArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body: r } = await api.call<RunJson>('GET', `/v1/runs/${seg(args.id)}`);
+    if (args.json === true) {
+      printJson(io, r);
+      return EXIT_OK;
+    }
+    const lines = [
+      `run          ${r.id} (${r.kind}) of ${r.scheduleKey}`,
+      `occurrence   ${r.occurrenceId}`,
+      `state        ${r.state}${r.reason ? ` (${r.reason})` : ''}`,
+      `scheduled    ${r.scheduledFor}`,
+      `started      ${r.startedAt ?? '-'}`,
+      `finished     ${r.finishedAt ?? '-'}`,
+      `attempt      ${r.attempt}/${r.maxAttempts}`,
+    ];
+    if (r.error) lines.push(`error        ${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}`);
+    if (r.result !== null && r.result !== undefined) lines.push(`result       ${JSON.stringify(r.result)}`);
+    for (const a of r.attempts ?? []) {
+      const err = a.error ? `  ${a.error.code ?? ''} ${a.error.message}`.trimEnd() : '';
+      lines.push(`  #${a.attempt} ${a.startedAt} → ${a.finishedAt} ${a.outcome}${err}`);
+    }
+    io.stdout(`${lines.join('\n')}\n`);
+    return EXIT_OK;
+  });
+}

@@ -1,0 +1,256 @@
+// `punctual schedules ls|get|put|rm|pause|resume|trigger`: a tenant's schedules through a running service's
+// HTTP API (--url, --key). It owns turning options into request bodies and answers into lines for people;
+// with --json it prints the API's JSON as it came. Judging a schedule is the service's work, never this file's.
+
+import { readFileSync } from 'node:fs';
+import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
+import { seg, withClient, type ClientArgs } from '../http-client.js';
+import { printJson, table } from '../output.js';
+
+export interface ScheduleJson {
+  key: string;
+  spec: string;
+  tz: string;
+  description: string;
+  target: { handler?: string; webhook?: { url: string } } & Record<string, unknown>;
+  payload: unknown;
+  policies: Record<string, unknown> & { retry?: Record<string, unknown> };
+  state: string;
+  version: number;
+  nextFireAt: string | null;
+  firedCount: number;
+  note: string | null;
+  startAt: string | null;
+  endAt: string | null;
+  maxRuns: number | null;
+}
+
+interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface SchedulesListArgs extends ClientArgs {
+  state?: string | undefined;
+  /** Only keys starting with this. */
+  prefix?: string | undefined;
+  /** Only this target kind (handler, webhook, ...). */
+  target?: string | undefined;
+  limit?: string | number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface ScheduleKeyArgs extends ClientArgs {
+  key: string;
+}
+
+export interface SchedulesPutArgs extends ScheduleKeyArgs {
+  spec?: string | undefined;
+  tz?: string | undefined;
+  webhook?: string | undefined;
+  handler?: string | undefined;
+  /** JSON text. */
+  payload?: string | undefined;
+  /** A JSON file with the body (`spec`, `target`, `policies`, ...); the options above override its fields. */
+  file?: string | undefined;
+  /** The version the update expects (If-Match). */
+  ifMatch?: string | number | undefined;
+  /** Reads --file. Default: fs. */
+  readFile?: ((path: string) => string) | undefined;
+}
+
+export interface SchedulesPauseArgs extends ScheduleKeyArgs {
+  cancelPending?: boolean | undefined;
+  note?: string | undefined;
+}
+
+export interface SchedulesTriggerArgs extends ScheduleKeyArgs {
+  /** JSON text replacing the schedule's payload for this run. */
+  payload?: string | undefined;
+}
+
+function parseJsonOption(option: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ArgumentError(`${option} must be JSON (${(e as Error).message})`);
+  }
+}
+
+export function targetText(t: ScheduleJson['target']): string {
+  if (typeof t.handler === 'string') return `handler ${t.handler}`;
+  if (t.webhook) return `webhook ${t.webhook.url}`;
+  const [kind] = Object.keys(t);
+  return kind ?? '-';
+}
+
+/** The request body `schedules put` sends. */
+export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
+  let body: Record<string, unknown> = {};
+  if (args.file !== undefined) {
+    let text: string;
+    try {
+      text = (args.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(args.file);
+    } catch (e) {
+      throw new ArgumentError(`--file: cannot read ${args.file}: ${(e as Error).message}`);
+    }
+    const parsed = parseJsonOption('--file', text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ArgumentError(
+        `--file must hold a JSON object such as {"spec": "0 9 * * *", "target": {...}}`,
+      );
+    }
+    body = { ...(parsed as Record<string, unknown>) };
+    if ('key' in body) {
+      if (body.key !== args.key) {
+        throw new ArgumentError(
+          `--file names the key "${String(body.key)}" but the command says "${args.key}"`,
+        );
+      }
+      delete body.key;
+    }
+  }
+  if (args.webhook !== undefined && args.handler !== undefined) {
+    throw new ArgumentError('give one target: --webhook or --handler, not both');
+  }
+  if (args.spec !== undefined) body.spec = args.spec;
+  if (args.tz !== undefined) body.tz = args.tz;
+  if (args.webhook !== undefined) body.target = { webhook: { url: args.webhook } };
+  if (args.handler !== undefined) body.target = { handler: args.handler };
+  if (args.payload !== undefined) body.payload = parseJsonOption('--payload', args.payload);
+  if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
+  if (body.target === undefined) {
+    throw new ArgumentError('a target is required: --webhook URL, --handler NAME, or "target" in --file');
+  }
+  return body;
+}
+
+function details(s: ScheduleJson): string {
+  const r = s.policies.retry ?? {};
+  const p = s.policies;
+  const rows: [string, string][] = [
+    ['key', s.key],
+    ['description', s.description],
+    ['spec', `${s.spec}  (${s.tz})`],
+    ['target', targetText(s.target)],
+    ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
+    ['next', s.nextFireAt ?? '-'],
+    ['fired', String(s.firedCount)],
+    ['payload', JSON.stringify(s.payload ?? null)],
+    [
+      'policies',
+      `retry ${String(r.maxAttempts)} attempts (${String(r.backoff)}), timeout ${String(p.timeoutMs)} ms, ` +
+        `overlap ${String(p.overlap)}, misfire ${String(p.misfire)}`,
+    ],
+  ];
+  if (s.startAt || s.endAt) rows.push(['window', `${s.startAt ?? '-'} to ${s.endAt ?? '-'}`]);
+  if (s.maxRuns !== null) rows.push(['max runs', String(s.maxRuns)]);
+  return `${rows.map(([k, v]) => `${k.padEnd(12)}${v}`).join('\n')}\n`;
+}
+
+export async function schedulesList(args: SchedulesListArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body } = await api.call<Page<ScheduleJson>>('GET', '/v1/schedules', {
+      query: {
+        state: args.state,
+        keyPrefix: args.prefix,
+        target: args.target,
+        limit: args.limit,
+        cursor: args.cursor,
+      },
+    });
+    if (args.json === true) {
+      printJson(io, body);
+      return EXIT_OK;
+    }
+    const rows = body.items.map((s) => [
+      s.key,
+      s.state,
+      s.spec,
+      s.tz,
+      s.nextFireAt ?? '-',
+      targetText(s.target),
+    ]);
+    io.stdout(table(['KEY', 'STATE', 'SPEC', 'TZ', 'NEXT', 'TARGET'], rows));
+    if (body.nextCursor !== null) io.stdout(`(more: --cursor ${body.nextCursor})\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesGet(args: ScheduleKeyArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body } = await api.call<ScheduleJson>('GET', `/v1/schedules/${seg(args.key)}`);
+    if (args.json === true) printJson(io, body);
+    else io.stdout(details(body));
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesPut(args: SchedulesPutArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const body = putBody(args);
+    const headers: Record<string, string> = {};
+    if (args.ifMatch !== undefined) headers['if-match'] = String(args.ifMatch);
+    const res = await api.call<ScheduleJson>('PUT', `/v1/schedules/${seg(args.key)}`, { body, headers });
+    const s = res.body;
+    if (args.json === true) printJson(io, s);
+    else {
+      const verb = res.status === 201 ? 'created' : 'saved';
+      io.stdout(
+        `punctual: ${verb} schedule ${s.key} (version ${s.version}): ${s.description}\n` +
+          `  next: ${s.nextFireAt ?? 'none'}\n`,
+      );
+    }
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesRemove(args: ScheduleKeyArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    await api.call('DELETE', `/v1/schedules/${seg(args.key)}`);
+    if (args.json === true) printJson(io, { key: args.key, deleted: true });
+    else
+      io.stdout(`punctual: deleted schedule ${args.key} (its pending runs are cancelled; history is kept)\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesPause(args: SchedulesPauseArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const body: Record<string, unknown> = {};
+    if (args.cancelPending === true) body.cancelPending = true;
+    if (args.note !== undefined) body.note = args.note;
+    const { body: s } = await api.call<ScheduleJson>('POST', `/v1/schedules/${seg(args.key)}/pause`, {
+      body,
+    });
+    if (args.json === true) printJson(io, s);
+    else {
+      const cancelled = args.cancelPending === true ? '; its scheduled runs are cancelled' : '';
+      io.stdout(`punctual: paused schedule ${s.key}${cancelled}\n`);
+    }
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesResume(args: ScheduleKeyArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body: s } = await api.call<ScheduleJson>('POST', `/v1/schedules/${seg(args.key)}/resume`);
+    if (args.json === true) printJson(io, s);
+    else io.stdout(`punctual: resumed schedule ${s.key}; next: ${s.nextFireAt ?? 'none'}\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesTrigger(args: SchedulesTriggerArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const body = args.payload === undefined ? {} : { payload: parseJsonOption('--payload', args.payload) };
+    const { body: run } = await api.call<{ id: string; dueAt: string; occurrenceId: string }>(
+      'POST',
+      `/v1/schedules/${seg(args.key)}/trigger`,
+      { body },
+    );
+    if (args.json === true) printJson(io, run);
+    else io.stdout(`punctual: triggered schedule ${args.key}: run ${run.id} due ${run.dueAt}\n`);
+    return EXIT_OK;
+  });
+}

@@ -1,0 +1,256 @@
+// The commands that talk to a running service, called as functions against the assembled service on a real
+// socket (port 0, SQLite in a temporary folder): schedules put/ls/get/pause/resume/trigger/rm and runs
+// ls/get, --url/--key and their PUNCTUAL_URL/PUNCTUAL_API_KEY defaults, --json printing the API's JSON, and
+// API errors printed as their code and message with a non-zero exit code.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsGet, runsList } from '../src/cli/commands/runs.js';
+import {
+  schedulesGet,
+  schedulesList,
+  schedulesPause,
+  schedulesPut,
+  schedulesRemove,
+  schedulesResume,
+  schedulesTrigger,
+} from '../src/cli/commands/schedules.js';
+import type { CliIo } from '../src/cli/io.js';
+import { loadConfig } from '../src/config.js';
+import { createService, type Service } from '../src/service.js';
+
+let dir: string;
+let service: Service;
+let receiver: Server;
+let url: string;
+let key: string;
+let hook: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'punctual-cli-client-'));
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const config = loadConfig({
+    PUNCTUAL_DATABASE_PATH: join(dir, 'punctual.db'),
+    PUNCTUAL_PORT: '0',
+    PUNCTUAL_ALLOW_PRIVATE_TARGETS: '127.0.0.1/32',
+    PUNCTUAL_SHUTDOWN_GRACE: '1s',
+    PUNCTUAL_DEFAULT_RATE_LIMIT: '10000',
+  });
+  service = await createService(config, { logger: pino({ level: 'silent' }), processMetrics: false });
+  ({ url } = await service.start());
+  key = service.bootstrap!.apiKey;
+  env = { PUNCTUAL_URL: url, PUNCTUAL_API_KEY: key };
+});
+
+afterAll(async () => {
+  await service?.close();
+  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function run<A>(cmd: (args: A, io: CliIo) => Promise<number>, args: A) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    now: () => Date.now(),
+  };
+  const code = await cmd(args, io);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const parse = (text: string): Record<string, any> => JSON.parse(text) as Record<string, any>;
+
+describe('schedules', () => {
+  it('puts from options, then updates; get and ls show it (people and --json)', async () => {
+    const created = await run(schedulesPut, {
+      env,
+      key: 'reports.daily',
+      spec: '0 9 * * 1-5',
+      tz: 'Europe/Paris',
+      webhook: hook,
+      payload: '{"report":"daily"}',
+    });
+    expect(created).toMatchObject({ code: 0, err: '' });
+    expect(created.out).toMatch(/^punctual: created schedule reports\.daily \(version 1\): /);
+    expect(created.out).toMatch(/\n {2}next: \d{4}-\d\d-\d\dT/);
+
+    const updated = await run(schedulesPut, {
+      env,
+      key: 'reports.daily',
+      spec: '0 10 * * 1-5',
+      tz: 'Europe/Paris',
+      webhook: hook,
+      json: true,
+    });
+    expect(parse(updated.out)).toMatchObject({
+      key: 'reports.daily',
+      version: 2,
+      spec: '0 10 * * 1-5',
+      payload: null,
+    });
+
+    const got = await run(schedulesGet, { env, key: 'reports.daily' });
+    expect(got.out).toMatch(/^key {9}reports\.daily\n/);
+    expect(got.out).toContain('spec        0 10 * * 1-5  (Europe/Paris)');
+    expect(got.out).toContain(`target      webhook ${hook}`);
+    expect(got.out).toContain('state       active, version 2');
+    const gotJson = parse((await run(schedulesGet, { env, key: 'reports.daily', json: true })).out);
+    const direct = await fetch(`${url}/v1/schedules/reports.daily`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(gotJson).toEqual(await direct.json());
+
+    const ls = await run(schedulesList, { env });
+    expect(ls.out.split('\n')[0]).toMatch(/^KEY\s+STATE\s+SPEC\s+TZ\s+NEXT\s+TARGET$/);
+    expect(ls.out).toMatch(/\nreports\.daily\s+active\s+0 10 \* \* 1-5\s+Europe\/Paris\s+\S+\s+webhook /);
+  });
+
+  it('puts from a --file that options override, and refuses contradictions before any request', async () => {
+    const file = join(dir, 'schedule.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        key: 'sync.rates',
+        spec: '@every 1h',
+        target: { webhook: { url: hook } },
+        policies: { misfire: 'runAll', retry: { maxAttempts: 5 } },
+        startAt: '2030-01-01T00:00:00Z',
+      }),
+    );
+    const r = await run(schedulesPut, {
+      env,
+      key: 'sync.rates',
+      file,
+      payload: '{"base":"EUR"}',
+      json: true,
+    });
+    expect(r.code).toBe(0);
+    expect(parse(r.out)).toMatchObject({
+      key: 'sync.rates',
+      spec: '@every 1h',
+      payload: { base: 'EUR' },
+      startAt: '2030-01-01T00:00:00.000Z',
+      policies: { misfire: 'runAll', retry: { maxAttempts: 5 } },
+    });
+
+    const other = await run(schedulesPut, { env, key: 'other', file });
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('ARGUMENT_INVALID: --file names the key "sync.rates"');
+    const both = await run(schedulesPut, { env, key: 'x', spec: '@every 1h', webhook: hook, handler: 'h' });
+    expect(both.err).toContain('--webhook or --handler, not both');
+    const noSpec = await run(schedulesPut, { env, key: 'x', webhook: hook, json: true });
+    expect(parse(noSpec.out)).toEqual({
+      error: { code: 'ARGUMENT_INVALID', message: '--spec (or "spec" in --file) is required' },
+    });
+    const badPayload = await run(schedulesPut, {
+      env,
+      key: 'x',
+      spec: '@every 1h',
+      webhook: hook,
+      payload: '{',
+    });
+    expect(badPayload.code).toBe(2);
+    expect(badPayload.err).toContain('--payload must be JSON');
+    expect((await run(schedulesGet, { env, key: 'x' })).code).toBe(1);
+  });
+
+  it('pauses with a note, resumes, triggers a run that runs ls and get show, and deletes', async () => {
+    await run(schedulesPut, { env, key: 'ping', spec: '@every 1h', webhook: hook });
+    const paused = await run(schedulesPause, { env, key: 'ping', cancelPending: true, note: 'maintenance' });
+    expect(paused.out).toBe('punctual: paused schedule ping; its scheduled runs are cancelled\n');
+    const pausedJson = parse((await run(schedulesGet, { env, key: 'ping', json: true })).out);
+    expect(pausedJson).toMatchObject({ state: 'paused', note: 'maintenance' });
+    expect((await run(schedulesList, { env, state: 'paused' })).out).toMatch(/\nping\s+paused\s/);
+
+    const resumed = await run(schedulesResume, { env, key: 'ping' });
+    expect(resumed.out).toMatch(/^punctual: resumed schedule ping; next: \d{4}-/);
+
+    const trig = await run(schedulesTrigger, { env, key: 'ping', payload: '{"manual":true}', json: true });
+    const runId = parse(trig.out).id as string;
+    expect(parse(trig.out)).toMatchObject({ scheduleKey: 'ping', kind: 'manual' });
+
+    const runs = await run(runsList, { env, schedule: 'ping', json: true });
+    expect(parse(runs.out).items.map((r: { id: string }) => r.id)).toContain(runId);
+    const table = await run(runsList, { env, schedule: 'ping' });
+    expect(table.out.split('\n')[0]).toMatch(
+      /^ID\s+SCHEDULE\s+STATE\s+KIND\s+SCHEDULED FOR\s+ATTEMPT\s+REASON$/,
+    );
+    expect(table.out).toMatch(new RegExp(`\\n${runId}\\s+ping\\s+\\w+\\s+manual\\s`));
+    const one = await run(runsGet, { env, id: runId });
+    expect(one.out).toContain(`run          ${runId} (manual) of ping`);
+
+    const removed = await run(schedulesRemove, { env, key: 'ping' });
+    expect(removed.out).toContain('deleted schedule ping');
+    const gone = await run(schedulesGet, { env, key: 'ping' });
+    expect(gone).toMatchObject({ code: 1, out: '' });
+    expect(gone.err).toBe('punctual: SCHEDULE_NOT_FOUND: no schedule "ping"\n');
+  });
+
+  it('pages ls with --limit and --prefix', async () => {
+    for (const k of ['page.a', 'page.b', 'page.c'])
+      await run(schedulesPut, { env, key: k, spec: '@every 1h', webhook: hook });
+    const first = await run(schedulesList, { env, prefix: 'page.', limit: 2 });
+    const cursor = /\(more: --cursor (\S+)\)/.exec(first.out)?.[1];
+    expect(cursor).toBeDefined();
+    const second = parse(
+      (await run(schedulesList, { env, prefix: 'page.', limit: 2, cursor, json: true })).out,
+    );
+    expect(second.items.map((s: { key: string }) => s.key)).toEqual(['page.c']);
+    expect(second.nextCursor).toBeNull();
+  });
+});
+
+describe('errors', () => {
+  it("prints the API's error code and message, or its JSON with --json, and exits 1", async () => {
+    const spec = await run(schedulesPut, { env, key: 'bad', spec: '0 0 31 2 *', webhook: hook });
+    expect(spec.code).toBe(1);
+    expect(spec.err).toMatch(/^punctual: SPEC_NEVER_FIRES: /);
+    const json = await run(schedulesPut, { env, key: 'bad', spec: 'nope', webhook: hook, json: true });
+    expect(json.code).toBe(1);
+    expect(parse(json.out).error).toMatchObject({ code: 'SPEC_INVALID', details: { field: 'spec' } });
+    const limit = await run(schedulesList, { env, limit: 'many' });
+    expect(limit.err).toMatch(/^punctual: VALIDATION_FAILED: .*limit/);
+  });
+
+  it('uses --url and --key over the environment; refuses a missing key; reports an unreachable service', async () => {
+    const wrong = await run(schedulesList, { env, apiKey: `pk_${'x'.repeat(32)}` });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toBe('punctual: UNAUTHORIZED: the API key is not valid\n');
+    const explicit = await run(schedulesList, { env: {}, url, apiKey: key, json: true });
+    expect(explicit.code).toBe(0);
+
+    const noKey = await run(runsList, { env: { PUNCTUAL_URL: url } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toBe(
+      'punctual: ARGUMENT_INVALID: no API key: pass --key pk_... or set PUNCTUAL_API_KEY\n',
+    );
+    const badUrl = await run(runsList, { env, url: 'ftp://x' });
+    expect(badUrl.code).toBe(2);
+
+    // A port nothing listens on: the listener is closed before the request.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = await run(runsList, { env, url: `http://127.0.0.1:${port}`, json: true });
+    expect(down.code).toBe(1);
+    expect(parse(down.out).error).toEqual({
+      code: 'SERVICE_UNREACHABLE',
+      message: `cannot reach the service at http://127.0.0.1:${port}: ECONNREFUSED`,
+    });
+  });
+});
