@@ -2,6 +2,10 @@
 // time, apply deadlines and overlap policies (domain/claim-decision.ts decides, this file applies), and lease
 // the winners. It must stay an index search with millions of future runs, and must never read a clock.
 //
+// Fair across tenants: when more than one tenant has runs due, each gets an equal share of the batch (the
+// first tenant served rotates between claims), so one tenant's backlog never holds back another's runs due
+// at the same moment; what a tenant leaves unused goes to the others.
+//
 // Why per priority level: ORDER BY priority DESC, due_at over `due_at <= now` cannot seek in the
 // (priority DESC, due_at) index, so one query would walk every pending run. Instead we list the distinct
 // priorities (one index probe each) and search each level's due range in order.
@@ -34,6 +38,27 @@ export const CLAIM_CANDIDATES = `
   ORDER BY r.due_at, r.id
   LIMIT @limit`;
 
+// The same search within one tenant (runs_claim_tenant).
+export const CLAIM_TENANT_CANDIDATES = `
+  SELECT * FROM runs AS r
+  WHERE r.state = 'scheduled' AND r.tenant_id = @tenant AND r.priority = @priority AND r.due_at <= @now
+    AND (r.due_at, r.id) > (@afterDue, @afterId)
+    AND NOT (r.overlap IN (${WAITING_OVERLAPS.map((o) => `'${o}'`).join(', ')})
+      AND EXISTS (SELECT 1 FROM runs AS x WHERE x.schedule_id = r.schedule_id AND x.state = 'running'))
+  ORDER BY r.due_at, r.id
+  LIMIT @limit`;
+
+// Skip-scan of runs_claim_tenant: the next tenant with scheduled runs after @after.
+const NEXT_TENANT = `
+  SELECT tenant_id FROM runs WHERE state = 'scheduled' AND tenant_id > ? ORDER BY tenant_id LIMIT 1`;
+
+// Whether a tenant has a run due at a priority level (one probe of runs_claim_tenant).
+const TENANT_DUE = `
+  SELECT 1 FROM runs WHERE state = 'scheduled' AND tenant_id = ? AND priority = ? AND due_at <= ? LIMIT 1`;
+
+/** Most tenants looked at for one claim; beyond it the claim falls back to plain priority-then-due order. */
+const MAX_FAIR_TENANTS = 256;
+
 const SCHEDULES_BY_ID = 'SELECT * FROM schedules WHERE id IN (SELECT value FROM json_each(?))';
 
 const RUNNING_SCHEDULES = `
@@ -65,13 +90,19 @@ const SKIP_OTHER_DUE = `
   WHERE schedule_id = @scheduleId AND state = 'scheduled' AND due_at <= @now AND id <> @id
   RETURNING *`;
 
-
 /** Candidates examined per claim, as a multiple of the limit (expired, skipped and waiting runs use some). */
 const EXAMINE_FACTOR = 4;
 
+/** Rotates which tenant is served first, per database, so equal shares do not always favour the same one. */
+const rotation = new WeakMap<SqliteDatabase, number>();
+
 export function claimRuns(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
   if (req.limit <= 0) return { claimed: [], transitions: [] };
-  return sql.write(() => new Claim(sql, req).run());
+  return sql.write(() => {
+    const turn = rotation.get(sql) ?? 0;
+    rotation.set(sql, turn + 1);
+    return new Claim(sql, req).run(turn);
+  });
 }
 
 class Claim {
@@ -93,34 +124,64 @@ class Claim {
     this.budget = req.limit * EXAMINE_FACTOR;
   }
 
-  run(): ClaimResult {
+  run(turn: number): ClaimResult {
     const levels = this.sql.pluck(PRIORITY_LEVELS).all() as number[];
-    for (const priority of levels) {
-      if (this.full()) break;
-      this.claimLevel(priority);
+    const tenants = levels.length === 0 ? [] : this.dueTenants(levels);
+    if (tenants.length > 1) {
+      // An equal share each, starting with a rotating tenant; then whatever is left, in the same order.
+      const start = turn % tenants.length;
+      const order = [...tenants.slice(start), ...tenants.slice(0, start)];
+      const share = Math.max(1, Math.ceil(this.req.limit / tenants.length));
+      for (const cap of [share, this.req.limit]) {
+        for (const tenant of order) {
+          const until = Math.min(this.req.limit, this.claimed.length + cap);
+          for (const priority of levels) {
+            if (this.full(until)) break;
+            this.claimLevel(priority, tenant, until);
+          }
+        }
+      }
+    } else {
+      for (const priority of levels) {
+        if (this.full()) break;
+        this.claimLevel(priority, null, this.req.limit);
+      }
     }
     return { claimed: this.claimed, transitions: this.transitions };
   }
 
-  private full(): boolean {
-    return this.claimed.length >= this.req.limit || this.budget <= 0;
+  /** Tenants with a run due now (skip-scan), or none when there are too many to share fairly. */
+  private dueTenants(levels: number[]): string[] {
+    const due: string[] = [];
+    let after = '';
+    for (let seen = 0; seen < MAX_FAIR_TENANTS; seen++) {
+      const tenant = this.sql.pluck(NEXT_TENANT).get(after) as string | undefined;
+      if (tenant === undefined) return due;
+      if (levels.some((p) => this.sql.stmt(TENANT_DUE).get(tenant, p, this.req.now) !== undefined))
+        due.push(tenant);
+      after = tenant;
+    }
+    return [];
   }
 
-  private claimLevel(priority: number): void {
+  private full(until = this.req.limit): boolean {
+    return this.claimed.length >= until || this.budget <= 0;
+  }
+
+  private claimLevel(priority: number, tenant: string | null, until: number): void {
     let afterDue = Number.MIN_SAFE_INTEGER;
     let afterId = 0;
-    while (!this.full()) {
+    while (!this.full(until)) {
       const limit = Math.min(this.budget, this.req.limit * 2);
-      const page = this.sql.stmt(CLAIM_CANDIDATES).all({
-        priority,
-        now: this.req.now,
-        afterDue,
-        afterId,
-        limit,
-      }) as RunRow[];
+      const params = { priority, now: this.req.now, afterDue, afterId, limit };
+      const page = (
+        tenant === null
+          ? this.sql.stmt(CLAIM_CANDIDATES).all(params)
+          : this.sql.stmt(CLAIM_TENANT_CANDIDATES).all({ ...params, tenant })
+      ) as RunRow[];
       this.load(page);
       for (const row of page) {
-        if (this.full()) return;
+        if (this.full(until)) return;
         this.budget--;
         if (!this.done.has(row.id)) this.decide(row);
       }

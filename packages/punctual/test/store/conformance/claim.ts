@@ -75,6 +75,25 @@ export function claimTests(ctx: Ctx): void {
     expect(claimed.map((c) => c.run.tenantId).sort()).toEqual([OTHER_TENANT, a.tenantId].sort());
   });
 
+  it("claims fairly across tenants: one tenant's backlog does not hold back another's runs due at once", async () => {
+    const busy = await create(ctx.store, { key: 'busy' });
+    const quiet = await create(ctx.store, { key: 'quiet', tenantId: OTHER_TENANT });
+    const backlog = Array.from({ length: 50 }, (_, i) => T0 - 1000 + i);
+    await addRuns(ctx.store, busy, backlog);
+    await addRuns(ctx.store, quiet, [T0, T0 + 1, T0 + 2]);
+    const first = await claim(ctx.store, T0 + 10, 10);
+    const byTenant = (c: typeof first) => c.claimed.map((x) => x.run.tenantId);
+    expect(byTenant(first).filter((t) => t === OTHER_TENANT)).toHaveLength(3);
+    expect(first.claimed).toHaveLength(10);
+    // The busy tenant's share is still in due order, and it gets the whole batch once the other is served.
+    const busyClaimed = first.claimed
+      .filter((x) => x.run.tenantId !== OTHER_TENANT)
+      .map((x) => x.run.scheduledFor);
+    expect(busyClaimed).toEqual(backlog.slice(0, 7));
+    const second = await claim(ctx.store, T0 + 10, 10);
+    expect(second.claimed.map((x) => x.run.scheduledFor)).toEqual(backlog.slice(7, 17));
+  });
+
   it('expires a run not started within its deadline instead of claiming it', async () => {
     const s = await create(ctx.store);
     const [late, onTime] = await addRuns(ctx.store, s, [T0 - 2 * MINUTE, T0 - MINUTE], {
