@@ -1,0 +1,130 @@
+// Punctual itself as a compared peer, on SQLite (a fresh file) or PostgreSQL (a fresh schema).
+// One-off runs are `@at` schedules put through the public API; the drain backlog is written with
+// store.insertRuns, as bench/workloads.ts does, because it measures the worker side only.
+
+import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createScheduler,
+  sqliteStore,
+  type Scheduler,
+  type Json,
+} from '../../../packages/punctual/src/index.js';
+import type { RunInsert } from '../../../packages/punctual/src/store/store.js';
+import { dropSchema, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
+
+const SCHEMA = 'bench_peers_punctual';
+
+export class PunctualPeer implements Peer {
+  readonly name: string;
+  readonly server: 'postgres' | 'sqlite';
+  readonly maxRecurring = 10_000_000;
+  settings: Record<string, string | number | boolean> = {};
+  private s!: Scheduler;
+  private dir = '';
+  private ctx!: PeerContext;
+  private onRun: OnRun = () => {};
+
+  constructor(readonly kind: 'sqlite' | 'postgres') {
+    this.name = `punctual-${kind}`;
+    this.server = kind;
+  }
+
+  async setup(ctx: PeerContext): Promise<void> {
+    this.ctx = ctx;
+    let store;
+    if (this.kind === 'sqlite') {
+      this.dir = mkdtempSync(join(tmpdir(), 'punctual-peers-'));
+      store = sqliteStore({ path: join(this.dir, 'bench.db') });
+    } else {
+      await dropSchema(ctx.pgUrl, SCHEMA);
+      const { postgresStore } =
+        await import('../../../packages/punctual/src/store/postgres/postgres-store.js');
+      store = postgresStore({ connectionString: ctx.pgUrl, schema: SCHEMA });
+    }
+    const options = { concurrency: ctx.concurrency, notFiredGraceMs: 3_600_000 };
+    this.s = createScheduler({ store, ...options });
+    this.s.handle('bench', (c) => {
+      const p = c.payload as { id?: string } | null;
+      this.onRun(p?.id ?? c.run.scheduleKey, c.run.scheduledFor);
+    });
+    await this.s.migrate();
+    this.settings = {
+      store:
+        this.kind === 'sqlite' ? 'better-sqlite3 file in os.tmpdir() (WAL)' : `PostgreSQL schema ${SCHEMA}`,
+      concurrency: ctx.concurrency,
+      notFiredGraceMs: options.notFiredGraceMs,
+      lookaheadMs: 'default (10 s)',
+      wakeups:
+        this.kind === 'postgres'
+          ? 'LISTEN/NOTIFY hint + timer to earliest due run'
+          : 'timer to earliest due run',
+      oneOff: '@at schedule per job via put/putMany',
+      drainLoad: 'store.insertRuns (manual runs), as bench/workloads.ts',
+    };
+  }
+
+  async enqueueOne(id: string, at: number): Promise<void> {
+    await this.s.put({ key: id, spec: `@at ${new Date(at).toISOString()}`, target: { handler: 'bench' } });
+  }
+
+  async enqueueBulk(items: { id: string; at: number }[]): Promise<void> {
+    await this.s.putMany(
+      items.map((i) => ({
+        key: i.id,
+        spec: `@at ${new Date(i.at).toISOString()}`,
+        target: { handler: 'bench' },
+      })),
+    );
+  }
+
+  async loadDue(items: { id: string; at: number }[]): Promise<void> {
+    const { schedule } = await this.s.put({ key: 'backlog', spec: '@yearly', target: { handler: 'bench' } });
+    const runs: RunInsert[] = items.map((i) => ({
+      tenantId: 'default',
+      scheduleId: schedule.id,
+      scheduleKey: 'backlog',
+      scheduleVersion: 1,
+      kind: 'manual',
+      unique: false,
+      scheduledFor: i.at,
+      dueAt: i.at,
+      expiresAt: null,
+      priority: 0,
+      maxAttempts: 3,
+      overlap: 'allow',
+      payload: { id: i.id } as Json,
+      state: 'scheduled',
+      reason: null,
+      details: null,
+    }));
+    await this.s.store.insertRuns(runs, Date.now());
+  }
+
+  async scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void> {
+    for (let i = 0; i < n; i += 1000) {
+      const batch = [];
+      for (let j = i; j < Math.min(n, i + 1000); j++) {
+        batch.push({ key: `rec-${j}`, spec: cronFor(j), target: { handler: 'bench' } });
+      }
+      await this.s.putMany(batch);
+    }
+  }
+
+  async startWorkers(_concurrency: number, onRun: OnRun): Promise<void> {
+    this.onRun = onRun;
+    await this.s.start();
+  }
+
+  async storageBytes(): Promise<number> {
+    if (this.kind === 'postgres') return schemaBytes(this.ctx.pgUrl, SCHEMA);
+    return readdirSync(this.dir).reduce((sum, f) => sum + statSync(join(this.dir, f)).size, 0);
+  }
+
+  async teardown(): Promise<void> {
+    await this.s.close();
+    if (this.kind === 'sqlite') rmSync(this.dir, { recursive: true, force: true });
+    else await dropSchema(this.ctx.pgUrl, SCHEMA);
+  }
+}

@@ -1,0 +1,320 @@
+// Runs ONE workload for ONE peer in this (fresh) process, on an emptied store, and prints one JSON line
+// `RESULT {...}` for the driver. Lateness is measured from the benchmark's own due instants; every start is
+// recorded, so duplicates (an id started twice) and misses (an id never started) are counted for every peer.
+// Usage: tsx run-workload.ts <peer> <workload> '<sizes json>'
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { makePeer, nextFire, type Peer, type PeerName } from './peer.js';
+
+export const WORKLOADS = [
+  'enqueue-one',
+  'enqueue-bulk',
+  'drain',
+  'precision',
+  'fan-out',
+  'backlog-precision',
+  'many-schedules',
+] as const;
+export type WorkloadName = (typeof WORKLOADS)[number];
+
+export interface Sizes {
+  enqueueOne: number;
+  enqueueBulk: number;
+  drain: number;
+  precisionRuns: number;
+  precisionSpreadMs: number;
+  fanOut: number;
+  backlog: number;
+  manySchedules: number;
+  manyMinutes: number;
+  concurrency: number;
+}
+
+export interface WorkloadResult {
+  peer: string;
+  workload: WorkloadName;
+  metrics: Record<string, number>;
+  duplicates: number;
+  misses: number;
+  settings: Record<string, string | number | boolean>;
+  skipped?: string;
+}
+
+const PG_URL = process.env.PUNCTUAL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.PUNCTUAL_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function pct(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+function latenessMetrics(values: number[]): Record<string, number> {
+  return { p50: pct(values, 50), p95: pct(values, 95), p99: pct(values, 99), max: pct(values, 100) };
+}
+
+/** Records every start: id -> start times. */
+class Starts {
+  readonly byId = new Map<string, number[]>();
+  total = 0;
+  readonly on = (id: string): void => {
+    const t = Date.now();
+    this.total++;
+    const list = this.byId.get(id);
+    if (list) list.push(t);
+    else this.byId.set(id, [t]);
+  };
+  duplicates(): number {
+    let d = 0;
+    for (const l of this.byId.values()) d += l.length - 1;
+    return d;
+  }
+  async until(done: () => boolean, deadline: number): Promise<void> {
+    while (!done() && Date.now() < deadline) await sleep(5);
+  }
+}
+
+/** CPU time (ms) of all PostgreSQL server processes, including reaped backends (postmaster's cutime). */
+function postgresCpuMs(): number {
+  const tick = 100;
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== 'postgres' && !comm.startsWith('postgres')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields after comm: state(0) … utime(11) stime(12) cutime(13) cstime(14)
+      total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // process exited meanwhile
+    }
+  }
+  return (total * 1000) / tick;
+}
+
+async function serverCpuMs(peer: Peer): Promise<number> {
+  if (peer.server === 'postgres') return postgresCpuMs();
+  if (peer.server === 'redis') {
+    const { Redis } = await import('ioredis');
+    const r = new Redis(REDIS_URL);
+    const info = await r.info('cpu');
+    await r.quit();
+    const n = (k: string) => Number(new RegExp(`${k}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+    return (n('used_cpu_sys') + n('used_cpu_user')) * 1000;
+  }
+  return 0;
+}
+
+async function resources(peer: Peer, fn: () => Promise<number>): Promise<Record<string, number>> {
+  const cpu0 = process.cpuUsage();
+  const db0 = await serverCpuMs(peer);
+  const runs = await fn();
+  const cpu = process.cpuUsage(cpu0);
+  const db = (await serverCpuMs(peer)) - db0;
+  return {
+    workerCpuMsPerRun: +((cpu.user + cpu.system) / 1000 / Math.max(1, runs)).toFixed(4),
+    serverCpuMsPerRun: +(db / Math.max(1, runs)).toFixed(4),
+    rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+  };
+}
+
+function ids(prefix: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+}
+
+async function bulkLoad(peer: Peer, items: { id: string; at: number }[], due = false): Promise<void> {
+  for (let i = 0; i < items.length; i += 1000) {
+    const chunk = items.slice(i, i + 1000);
+    await (due ? peer.loadDue(chunk) : peer.enqueueBulk(chunk));
+  }
+}
+
+async function precision(
+  peer: Peer,
+  sizes: Sizes,
+  starts: Starts,
+): Promise<Pick<WorkloadResult, 'metrics' | 'misses'>> {
+  await peer.startWorkers(sizes.concurrency, starts.on);
+  const first = Date.now() + 3000;
+  const step = sizes.precisionSpreadMs / sizes.precisionRuns;
+  const due = new Map<string, number>();
+  const items = ids('p', sizes.precisionRuns).map((id, i) => ({ id, at: Math.round(first + i * step) }));
+  for (const it of items) due.set(it.id, it.at);
+  await bulkLoad(peer, items);
+  if (Date.now() > first)
+    console.error(`warning: loading the precision runs overran their first due instant`);
+  await starts.until(() => starts.byId.size >= items.length, first + sizes.precisionSpreadMs + 15_000);
+  const late: number[] = [];
+  for (const [id, at] of due) {
+    const s = starts.byId.get(id);
+    if (s) late.push(s[0]! - at);
+  }
+  return { metrics: latenessMetrics(late), misses: items.length - late.length };
+}
+
+export async function runWorkload(
+  name: PeerName,
+  workload: WorkloadName,
+  sizes: Sizes,
+): Promise<WorkloadResult> {
+  const peer = await makePeer(name);
+  await peer.setup({ pgUrl: PG_URL, redisUrl: REDIS_URL, concurrency: sizes.concurrency });
+  const starts = new Starts();
+  let metrics: Record<string, number> = {};
+  let misses = 0;
+  let skipped: string | undefined;
+  const DAY = 86_400_000;
+  try {
+    switch (workload) {
+      case 'enqueue-one': {
+        const base = Date.now() + DAY;
+        const t0 = performance.now();
+        for (let i = 0; i < sizes.enqueueOne; i++) await peer.enqueueOne(`e-${i}`, base + i * 1000);
+        metrics = { perSecond: Math.round(sizes.enqueueOne / ((performance.now() - t0) / 1000)) };
+        break;
+      }
+      case 'enqueue-bulk': {
+        const base = Date.now() + DAY;
+        const items = ids('e', sizes.enqueueBulk).map((id, i) => ({ id, at: base + i * 1000 }));
+        const t0 = performance.now();
+        await bulkLoad(peer, items);
+        metrics = { perSecond: Math.round(sizes.enqueueBulk / ((performance.now() - t0) / 1000)) };
+        break;
+      }
+      case 'drain': {
+        const at = Date.now() - 1000;
+        await bulkLoad(
+          peer,
+          ids('d', sizes.drain).map((id) => ({ id, at })),
+          true,
+        );
+        let seconds = 0;
+        const res = await resources(peer, async () => {
+          const t0 = performance.now();
+          await peer.startWorkers(sizes.concurrency, starts.on);
+          await starts.until(() => starts.byId.size >= sizes.drain, Date.now() + 300_000);
+          seconds = (performance.now() - t0) / 1000;
+          return starts.total;
+        });
+        // Let late duplicates surface before counting.
+        await sleep(500);
+        metrics = { perSecond: Math.round(starts.byId.size / seconds), ...res };
+        misses = sizes.drain - starts.byId.size;
+        break;
+      }
+      case 'precision': {
+        ({ metrics, misses } = await precision(peer, sizes, starts));
+        break;
+      }
+      case 'backlog-precision': {
+        const now = Date.now();
+        const items = ids('b', sizes.backlog).map((id, i) => ({
+          id,
+          at: now + DAY + ((i * 7919) % (29 * DAY)),
+        }));
+        const t0 = performance.now();
+        if (name.startsWith('punctual')) await bulkLoad(peer, items, true);
+        else await bulkLoad(peer, items);
+        const loadSeconds = (performance.now() - t0) / 1000;
+        ({ metrics, misses } = await precision(peer, sizes, starts));
+        metrics = {
+          ...metrics,
+          loadSeconds: +loadSeconds.toFixed(1),
+          storageMb: +((await peer.storageBytes()) / 2 ** 20).toFixed(1),
+        };
+        break;
+      }
+      case 'fan-out': {
+        if (sizes.fanOut > peer.maxRecurring) {
+          skipped = `adapter supports at most ${peer.maxRecurring} schedules`;
+          break;
+        }
+        await peer.scheduleRecurring(sizes.fanOut, () => '* * * * *');
+        // The first boundary at least 15 s away, so every peer has its schedules in place before it.
+        const boundary = nextFire('* * * * *', Date.now() + 15_000);
+        await peer.startWorkers(sizes.concurrency, starts.on);
+        const firstAfter = () => {
+          let n = 0;
+          for (const l of starts.byId.values()) if (l.some((t) => t >= boundary - 500)) n++;
+          return n;
+        };
+        await starts.until(() => firstAfter() >= sizes.fanOut, boundary + 55_000);
+        const late: number[] = [];
+        let dup = 0;
+        for (const l of starts.byId.values()) {
+          const after = l.filter((t) => t >= boundary - 500 && t < boundary + 55_000);
+          if (after.length) late.push(after[0]! - boundary);
+          dup += Math.max(0, after.length - 1);
+        }
+        metrics = latenessMetrics(late);
+        misses = sizes.fanOut - late.length;
+        const r = { peer: name, workload, metrics, duplicates: dup, misses, settings: peer.settings };
+        return r;
+      }
+      case 'many-schedules': {
+        const n = sizes.manySchedules;
+        if (n > peer.maxRecurring) {
+          skipped = `adapter supports at most ${peer.maxRecurring} schedules`;
+          break;
+        }
+        const cronFor = (i: number) => `${i % 60} * * * *`;
+        const t0 = performance.now();
+        await peer.scheduleRecurring(n, cronFor);
+        const loadSeconds = (performance.now() - t0) / 1000;
+        const warm = nextFire('* * * * *', Date.now() + 15_000);
+        const end = warm + sizes.manyMinutes * 60_000;
+        let late: number[] = [];
+        let expected = 0;
+        const res = await resources(peer, async () => {
+          await peer.startWorkers(sizes.concurrency, starts.on);
+          await sleep(Math.max(0, end + 30_000 - Date.now()));
+          late = [];
+          for (let i = 0; i < n; i++) {
+            const minute = i % 60;
+            for (let m = warm; m < end; m += 60_000) if (new Date(m).getUTCMinutes() === minute) expected++;
+            for (const t of starts.byId.get(`rec-${i}`) ?? []) {
+              const due = Math.floor((t - minute * 60_000) / 3_600_000) * 3_600_000 + minute * 60_000;
+              if (due >= warm && due < end) late.push(t - due);
+            }
+          }
+          return Math.max(1, late.length);
+        });
+        metrics = {
+          ...latenessMetrics(late),
+          fired: late.length,
+          loadSeconds: +loadSeconds.toFixed(1),
+          storageMb: +((await peer.storageBytes()) / 2 ** 20).toFixed(1),
+          ...res,
+        };
+        misses = Math.max(0, expected - late.length);
+        break;
+      }
+    }
+  } finally {
+    await peer.teardown();
+  }
+  const result: WorkloadResult = {
+    peer: name,
+    workload,
+    metrics,
+    duplicates: starts.duplicates(),
+    misses,
+    settings: peer.settings,
+  };
+  if (skipped) result.skipped = skipped;
+  return result;
+}
+
+const [peerArg, workloadArg, sizesArg] = process.argv.slice(2);
+if (peerArg && workloadArg && sizesArg && process.argv[1]?.endsWith('run-workload.ts')) {
+  const result = await runWorkload(
+    peerArg as PeerName,
+    workloadArg as WorkloadName,
+    JSON.parse(sizesArg) as Sizes,
+  );
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
