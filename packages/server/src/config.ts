@@ -1,12 +1,14 @@
 // The service's configuration: every setting declared once (environment name, file key, default, meaning),
 // one zod schema over them, and `loadConfig`, which merges an optional JSON file (PUNCTUAL_CONFIG) under the
 // environment and returns a frozen Config. Every refusal names the setting and what it got. It must never
-// read `process` itself (callers pass the environment and a file reader) and never echo a database password.
+// read `process` itself (callers pass the environment and a file reader), and never echo a database password
+// or a broker URL (JSON settings are reported by what is wrong, never by their value).
 
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
-import { parseDuration } from 'punctual';
+import type { BrokerConnectionsConfig } from 'punctual';
 import { z } from 'zod';
+import { TARGET_SETTINGS, limitProblems } from './config-targets.js';
+import { duration, int, isPlainObject, size, validCidr } from './config-values.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -33,6 +35,24 @@ export interface Config {
   shutdownGraceMs: number;
   /** How many tenants get their own value of the `tenant` metric label; the rest share `other`. */
   metricsTenantLabels: number;
+  // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
+  // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
+  /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
+  brokers?: BrokerConnectionsConfig;
+  /** Script target: `auto` (default: on when the store keeps a key-value store), `on` (required) or `off`. */
+  scripts?: 'auto' | 'on' | 'off';
+  /** Sandbox threads of the script target (default 2). */
+  scriptPoolSize?: number;
+  scriptDefaultTimeoutMs?: number;
+  scriptMaxTimeoutMs?: number;
+  scriptDefaultMemoryMb?: number;
+  scriptMaxMemoryMb?: number;
+  /** Hosts each tenant's scripts may fetch from, by tenant id (`*`: tenants not named); absent: any host. */
+  scriptFetchHosts?: Record<string, string[]>;
+  /** Keys per tenant in the key-value store (default 1000). */
+  kvMaxKeys?: number;
+  /** Largest key-value value in bytes of JSON (default 16 KiB). */
+  kvMaxValueBytes?: number;
 }
 
 /** Thrown by loadConfig with every problem found (one line each, naming the setting). */
@@ -46,60 +66,20 @@ export class ConfigError extends Error {
 
 type Raw = string | number | boolean;
 
-interface Setting {
+export interface Setting {
   key: keyof Config;
   env: string;
-  /** The default as written in docs/operations.md (undefined: none). */
+  /** The default as written in docs/operations.md (undefined: none, or the library's own default). */
   default: string | undefined;
   /** What a valid value looks like, for "must be ..." messages. */
   expect: string;
   doc: string;
   schema: z.ZodType;
-}
-
-const int = (min: number, max: number): z.ZodType =>
-  z
-    .union([
-      z.number(),
-      z
-        .string()
-        .trim()
-        .regex(/^-?\d+$/)
-        .transform(Number),
-    ])
-    .pipe(z.number().int().min(min).max(max));
-
-const duration = z.union([z.number().int().min(0), z.string()]).transform((v, ctx) => {
-  if (typeof v === 'number') return v;
-  try {
-    return parseDuration(v.trim());
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'not a duration' });
-    return z.NEVER;
-  }
-});
-
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 };
-const size = (min: number, max: number): z.ZodType =>
-  z
-    .union([z.number(), z.string()])
-    .transform((v, ctx) => {
-      const m = /^\s*(\d+)\s*(b|kb|mb)?\s*$/i.exec(String(v));
-      if (!m) {
-        ctx.addIssue({ code: 'custom', message: 'not a size' });
-        return z.NEVER;
-      }
-      return Number(m[1]) * (SIZE_UNITS[(m[2] ?? '').toLowerCase()] ?? 1);
-    })
-    .pipe(z.number().int().min(min).max(max));
-
-function validCidr(entry: string): boolean {
-  const [addr, prefix, extra] = entry.split('/');
-  if (addr === undefined || extra !== undefined) return false;
-  const family = isIP(addr);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  /**
+   * A JSON setting: JSON text in the environment, a JSON object (or its text) in the file. Refusals say what
+   * is wrong and never repeat the value (it may hold credentials).
+   */
+  json?: true;
 }
 
 export const SETTINGS: readonly Setting[] = [
@@ -232,6 +212,7 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Tenants (first seen first) whose id becomes a metric label value; the rest are counted as `other`.',
     schema: int(0, 1000),
   },
+  ...TARGET_SETTINGS,
 ];
 
 /** The one schema: environment names to their parsed values (unset settings are absent). */
@@ -307,6 +288,11 @@ export function loadConfig(
       raw[s.env] = e;
       from[s.env] = s.env;
     } else if (f !== undefined && f !== null) {
+      if (s.json && isPlainObject(f)) {
+        raw[s.env] = f as unknown as Raw;
+        from[s.env] = `${s.key} (${s.env}) in ${filePath}`;
+        continue;
+      }
       if (typeof f !== 'string' && typeof f !== 'number' && typeof f !== 'boolean') {
         problems.push(`${s.key} (${s.env}) in ${filePath} must be ${s.expect}, got ${JSON.stringify(f)}`);
         continue;
@@ -320,16 +306,30 @@ export function loadConfig(
   }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    const bad = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+    const issues = new Map(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
     for (const s of SETTINGS) {
-      if (bad.has(s.env))
-        problems.push(`${from[s.env]} must be ${s.expect}, got ${show(s.key, raw[s.env] as Raw)}`);
+      const issue = issues.get(s.env);
+      if (issue === undefined) continue;
+      problems.push(
+        s.json
+          ? `${from[s.env]}: ${issue}`
+          : `${from[s.env]} must be ${s.expect}, got ${show(s.key, raw[s.env] as Raw)}`,
+      );
     }
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const v = parsed.data as Record<string, unknown>;
   const get = <T>(key: keyof Config): T => v[SETTINGS.find((s) => s.key === key)!.env] as T;
+  // Settings that are absent when unset (the library's defaults apply).
+  const optional: Partial<Config> = {};
+  for (const { key } of TARGET_SETTINGS) {
+    const value = get<unknown>(key);
+    if (value !== undefined) (optional as Record<string, unknown>)[key] = value;
+  }
+  const limits = limitProblems(optional as Config);
+  if (limits.length > 0) throw new ConfigError(limits);
   return Object.freeze({
+    ...optional,
     databaseUrl: get<string | undefined>('databaseUrl') ?? null,
     databasePath: get<string>('databasePath'),
     pgSchema: get<string>('pgSchema'),

@@ -1,10 +1,11 @@
 // Prometheus metrics of the service, on a Registry of its own (never prom-client's global one): run outcomes,
 // firing lateness, delivery durations, leases reclaimed, occurrences not fired, materializer lag and HTTP
-// requests, fed by scheduler events; queue depth and schedules by state read from the store's stats on each scrape.
-// Label values stay bounded: routes are templates, and only the first N tenants get a `tenant` label value.
+// requests, fed by scheduler events; queue depth and schedules by state read from the store's stats on each
+// scrape, and the script sandbox's threads read from its pool. Label values stay bounded: routes are
+// templates, and only the first N tenants get a `tenant` label value.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Clock, Run, Scheduler, Store } from 'punctual';
+import type { Clock, Run, Scheduler, ScriptPoolStats, Store } from 'punctual';
 
 type StoreStats = Awaited<ReturnType<NonNullable<Store['stats']>>>;
 
@@ -15,6 +16,8 @@ export interface MetricsOptions {
   tenantLabels: number;
   /** Also collect Node's process metrics (off in tests). Default true. */
   processMetrics?: boolean;
+  /** The script sandbox's pool, read on each scrape; without it there are no punctual_script_* metrics. */
+  scriptStats?: () => ScriptPoolStats;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -140,7 +143,37 @@ export class Metrics {
       labelNames: ['state'],
       registers,
     });
+    if (opts.scriptStats) this.#scriptGauges(opts.scriptStats);
     this.#subscribe();
+  }
+
+  /** Threads, busy threads and queued runs of the script pool, and threads replaced so far. */
+  #scriptGauges(stats: () => ScriptPoolStats): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, pick: (s: ScriptPoolStats) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(pick(stats()));
+        },
+      });
+    };
+    gauge('punctual_script_threads', 'Sandbox threads in the script pool', (s) => s.threads);
+    gauge('punctual_script_threads_busy', 'Sandbox threads running a script now', (s) => s.busy);
+    gauge('punctual_script_runs_queued', 'Script runs waiting for a sandbox thread', (s) => s.queued);
+    let counted = 0;
+    new Counter({
+      name: 'punctual_script_threads_replaced_total',
+      help: 'Sandbox threads terminated and replaced (a run past its hard margin, or a thread that died)',
+      registers,
+      collect() {
+        const replaced = stats().replaced;
+        if (replaced > counted) this.inc(replaced - counted);
+        counted = replaced;
+      },
+    });
   }
 
   /** Text exposition for GET /metrics; reads the store's stats first (one query per scrape). */

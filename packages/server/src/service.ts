@@ -1,17 +1,34 @@
 // The service, assembled: the store (SQLite file, or PostgreSQL when PUNCTUAL_DATABASE_URL says so), the
-// scheduler with its handler and webhook targets, migrations, the first-start tenant, metrics, event logs and
-// the HTTP app. `start` runs the engine then listens; `close` stops listening, lets in-flight requests and
-// runs finish, and closes the store. It must never print the bootstrap key itself: serve does, once.
+// scheduler with its handler, webhook, broker (the operator's connections) and script targets, migrations,
+// the first-start tenant, metrics, event logs and the HTTP app. `start` runs the engine then listens; `close`
+// stops listening, lets in-flight requests and runs finish, and closes the targets and the store. It must
+// never print the bootstrap key itself (serve does, once) nor log a broker URL.
 
 import type { AddressInfo } from 'node:net';
 import {
+  AddressGuard,
+  DEFAULT_SCRIPT_LIMITS,
+  amqpTarget,
   createScheduler,
+  hasKv,
+  natsTarget,
+  parseBrokerConnections,
+  parseCidrList,
+  redisTarget,
+  scriptTarget,
   systemClock,
   webhookTarget,
+  type BrokerKind,
   type Clock,
+  type KvLimits,
+  type KvStore,
   type Scheduler,
+  type ScriptTargetDriver,
+  type Store,
+  type TargetDriver,
   type TenantStore,
 } from 'punctual';
+import { scriptLimitsOf } from './config-targets.js';
 import { localUrl, type Config } from './config.js';
 import { buildApp, type App } from './http/app.js';
 import { createLogger, logSchedulerEvents, type Logger } from './logger.js';
@@ -38,10 +55,69 @@ export interface Service {
   readonly bootstrap: { tenantId: string; apiKey: string } | null;
   /** Which database, for people: `SQLite /abs/path.db` or `PostgreSQL host/db (schema punctual)`. */
   readonly database: string;
+  /** Target kinds this service delivers to (`handler`, `webhook`, then brokers and `script` as enabled). */
+  readonly targetKinds: readonly string[];
+  /** The script target when enabled (PUNCTUAL_SCRIPTS), else null. */
+  readonly scripts: ScriptTargetDriver | null;
   /** Starts the engine and listens. Returns the URL users reach the service at. */
   start(): Promise<{ url: string }>;
   /** Graceful stop; safe to call twice. */
   close(): Promise<void>;
+}
+
+const BROKER_DRIVERS: Record<BrokerKind, typeof redisTarget> = {
+  redis: redisTarget,
+  nats: natsTarget,
+  amqp: amqpTarget,
+};
+
+/** One driver per broker kind that has a configured connection; the connections were checked by loadConfig. */
+function brokerTargets(config: Readonly<Config>): TargetDriver[] {
+  if (config.brokers === undefined) return [];
+  const connections = parseBrokerConnections(config.brokers);
+  return (Object.keys(BROKER_DRIVERS) as BrokerKind[])
+    .filter((kind) => connections.names(kind).length > 0)
+    .map((kind) => BROKER_DRIVERS[kind]({ connections }));
+}
+
+/**
+ * The script target as PUNCTUAL_SCRIPTS asks: `off` none; `on` one or an error; `auto` one when the store
+ * keeps a key-value store and the sandbox starts (else a warning, and the service runs without scripts).
+ */
+async function scriptTargetFor(
+  config: Readonly<Config>,
+  store: Store,
+  guard: AddressGuard,
+  logger: Logger,
+): Promise<ScriptTargetDriver | null> {
+  const mode = config.scripts ?? 'auto';
+  if (mode === 'off') return null;
+  if (!hasKv(store)) {
+    const why = 'the store keeps no key-value store (KvStore), which ctx.kv needs';
+    if (mode === 'on') throw new Error(`PUNCTUAL_SCRIPTS=on, but ${why}`);
+    logger.info(`script target not enabled: ${why}`);
+    return null;
+  }
+  const hosts = config.scriptFetchHosts;
+  try {
+    return await scriptTarget({
+      kv: store,
+      guard,
+      poolSize: config.scriptPoolSize ?? 2,
+      limits: scriptLimitsOf(config),
+      ...(hosts ? { allowHosts: (tenantId: string) => hosts[tenantId] ?? hosts['*'] } : {}),
+    });
+  } catch (e) {
+    if (mode === 'on') throw e;
+    logger.warn({ err: e }, 'script target not enabled: the sandbox could not start');
+    return null;
+  }
+}
+
+/** The key-value quotas of the API: the script target's when there is one, else the configured ones. */
+function kvLimitsOf(config: Readonly<Config>, scripts: ScriptTargetDriver | null): KvLimits {
+  const l = scripts?.limits ?? { ...DEFAULT_SCRIPT_LIMITS, ...scriptLimitsOf(config) };
+  return { maxKeys: l.kvMaxKeys, maxValueBytes: l.kvMaxValueBytes };
 }
 
 /** Opens, migrates and assembles everything; nothing listens or runs until `start`. */
@@ -50,6 +126,18 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
   const clock = opts.clock ?? systemClock;
   const { store, database } = await openStore(config, logger);
   const tenants: TenantStore = store;
+  // Webhooks and script fetches share one guard: the same private-address allow-list.
+  const guard = new AddressGuard(parseCidrList(config.allowPrivateTargets));
+  let scripts: ScriptTargetDriver | null;
+  let targets: TargetDriver[];
+  try {
+    targets = brokerTargets(config);
+    scripts = await scriptTargetFor(config, store, guard, logger);
+  } catch (e) {
+    await store.close().catch(() => {});
+    throw e;
+  }
+  if (scripts) targets.push(scripts);
   const scheduler = createScheduler({
     store,
     clock,
@@ -57,7 +145,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     shutdownGraceMs: config.shutdownGraceMs,
     targets: [
       webhookTarget({
-        allowPrivate: config.allowPrivateTargets,
+        guard,
         secrets: async (tenantId) => {
           const t = await tenants.getTenant(tenantId);
           if (!t) throw new Error(`no tenant "${tenantId}"`);
@@ -65,27 +153,35 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
           return { current: t.webhookSecret, previous: inGrace ? t.previousWebhookSecret : null };
         },
       }),
+      ...targets,
     ],
   });
+  const targetKinds = ['handler', 'webhook', ...targets.map((t) => t.kind)];
   let bootstrap: Service['bootstrap'];
   try {
     await scheduler.migrate();
     bootstrap = await bootstrapTenants(tenants, clock.now());
   } catch (e) {
-    await store.close().catch(() => {});
+    // Closes the targets (the sandbox threads, broker clients) and the store.
+    await scheduler.close().catch(() => {});
     throw e;
   }
   if (bootstrap)
     logger.info({ tenantId: bootstrap.tenantId }, 'first start: created the default tenant and its API key');
   // From here on, time is the engine's: corrected by the offset to a shared database's clock.
+  logger.info({ targets: targetKinds }, 'targets enabled');
   const metrics = new Metrics({
     scheduler,
     clock: scheduler.clock,
     tenantLabels: config.metricsTenantLabels,
     processMetrics: opts.processMetrics ?? true,
+    ...(scripts ? { scriptStats: () => scripts.stats() } : {}),
   });
   const unlog = logSchedulerEvents(scheduler, logger);
-  const app = buildApp({ scheduler, tenants, config, logger, metrics, clock: scheduler.clock });
+  const kv: { store: KvStore; limits: KvLimits } | null = hasKv(store)
+    ? { store, limits: kvLimitsOf(config, scripts) }
+    : null;
+  const app = buildApp({ scheduler, tenants, config, logger, metrics, clock: scheduler.clock, kv });
 
   let closing: Promise<void> | undefined;
   return {
@@ -96,6 +192,8 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     logger,
     bootstrap,
     database,
+    targetKinds,
+    scripts,
     async start() {
       await scheduler.start();
       await app.listen({ host: config.host, port: config.port });

@@ -1,7 +1,8 @@
 // The HTTP application: a Fastify instance with JSON-only bodies, zod validation and serialisation, the one
 // error shape, the OpenAPI document (/openapi.json, /docs), operational routes, and /v1 behind
-// authentication and per-tenant rate limiting. `buildApp` never listens: the service does, and tests call
-// `app.inject`. Nothing here knows which store is in use.
+// authentication and per-tenant rate limiting (schedules, runs, preview, tenant, and the key-value store when
+// there is one). `buildApp` never listens: the service does, and tests call `app.inject`. Nothing here knows
+// which store is in use: only whether it keeps a key-value store.
 
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
@@ -15,7 +16,15 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
-import type { Clock, Scheduler, TenantStore } from 'punctual';
+import {
+  DEFAULT_SCRIPT_LIMITS,
+  hasKv,
+  type Clock,
+  type KvLimits,
+  type KvStore,
+  type Scheduler,
+  type TenantStore,
+} from 'punctual';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
@@ -23,6 +32,7 @@ import { errorBody, toErrorReply } from './errors.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
+import { kvRoutes } from './routes/kv.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
 import { scheduleRoutes } from './routes/schedules.js';
@@ -38,6 +48,20 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Time for rate limits, quotas, previews and rotations. Default: the scheduler's (store-corrected) clock. */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * The tenant key-value store behind /v1/kv and its quotas. Default: the scheduler's store when it keeps
+   * one, with the script target's default quotas. null: no /v1/kv routes.
+   */
+  kv?: { store: KvStore; limits: KvLimits } | null;
+}
+
+/** Key-value store routes for the options: the given store, else the scheduler's own (when it keeps one). */
+function kvOf(opts: AppOptions): { store: KvStore; limits: KvLimits } | null {
+  if (opts.kv !== undefined) return opts.kv;
+  const store = opts.scheduler.store;
+  if (!hasKv(store)) return null;
+  const d = DEFAULT_SCRIPT_LIMITS;
+  return { store, limits: { maxKeys: d.kvMaxKeys, maxValueBytes: d.kvMaxValueBytes } };
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -49,6 +73,9 @@ function pathOf(url: string): string {
   const path = url.split('?')[0] ?? '';
   return path.length > 200 ? `${path.slice(0, 200)}...` : path;
 }
+
+/** The longest path segment answered (longer is 414 URI_TOO_LONG). */
+const MAX_SEGMENT = 256 * 9;
 
 type Doc = {
   paths?: Record<
@@ -99,13 +126,15 @@ function finishDocument<T>(doc: T): T {
 export function buildApp(opts: AppOptions) {
   const { scheduler, tenants, config } = opts;
   const clock = opts.clock ?? scheduler.clock;
+  const kv = kvOf(opts);
   const app = Fastify({
     loggerInstance: opts.logger ?? pino({ level: 'silent' }),
     bodyLimit: config.bodyLimit,
     // One line per request is written by the onResponse hook below, with the tenant and the route.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
-    routerOptions: { maxParamLength: 500 },
+    // The longest path segment: a key-value key of 256 characters, each percent-encoded as 3 UTF-8 bytes.
+    routerOptions: { maxParamLength: MAX_SEGMENT },
     frameworkErrors: (error, _request, reply) => {
       const r = toErrorReply(error);
       void (reply as FastifyReply).code(r.status).headers(r.headers).send(r.body);
@@ -176,6 +205,7 @@ export function buildApp(opts: AppOptions) {
         { name: 'runs', description: 'occurrences being or having been executed' },
         { name: 'preview', description: 'what a spec would do' },
         { name: 'tenant', description: 'the tenant of the API key' },
+        { name: 'kv', description: "the tenant's key-value store (what scripts reach as ctx.kv)" },
         { name: 'operations', description: 'health, readiness and metrics (no authentication)' },
       ],
     },
@@ -197,6 +227,7 @@ export function buildApp(opts: AppOptions) {
       await v1.register(runRoutes);
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
+      if (kv) await v1.register(kvRoutes, { ...kv, clock });
     },
     { prefix: '/v1' },
   );

@@ -46,6 +46,7 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   SCRIPT_SYNTAX_ERROR: 400,
   SCRIPT_TOO_LARGE: 400,
   KV_INVALID: 400,
+  // A new key beyond the tenant's key quota; a value over the size limit is 413 (libraryStatus).
   KV_QUOTA_EXCEEDED: 429,
   // The operator's configuration is wrong: not the caller's fault.
   BROKER_CONFIG_INVALID: 500,
@@ -77,6 +78,15 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   SCRIPT_HOST_CALL_REFUSED: 500,
   SCRIPT_FAILED: 500,
 };
+
+/**
+ * The status of a library error: LIBRARY_STATUS, except a key-value value over the size limit, which is a
+ * body too large (413) rather than a quota of the tenant's reached (429).
+ */
+export function libraryStatus(code: ErrorCode, details?: Record<string, unknown>): number {
+  if (code === 'KV_QUOTA_EXCEEDED' && details?.field === 'value') return 413;
+  return LIBRARY_STATUS[code] ?? 500;
+}
 
 export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, unknown> };
@@ -193,7 +203,7 @@ export function toErrorReply(err: unknown): ErrorReply {
     };
   }
   if (isPunctualError(err)) {
-    const status = LIBRARY_STATUS[err.code] ?? 500;
+    const status = libraryStatus(err.code, err.details);
     if (status >= 500 && status !== 503) return internalReply();
     return {
       status,

@@ -24,7 +24,7 @@ export const scheduleKey = z
 const RUN_STATES = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
 const RUN_KINDS = ['scheduled', 'manual', 'backfill'] as const;
 const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
-const TARGET_KINDS = ['handler', 'webhook'] as const;
+const TARGET_KINDS = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'] as const;
 const OVERLAPS = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const;
 const MISFIRES = ['skip', 'runOnce', 'runAll'] as const;
 
@@ -68,9 +68,63 @@ const webhook = z
   })
   .strict();
 
+/** A broker name (connection, stream, subject, exchange, routing key); the driver checks the rest. */
+const brokerName = z.string().min(1).max(200);
+
+const redis = z
+  .object({
+    connection: brokerName.meta({ description: "the operator's redis connection" }),
+    stream: brokerName,
+    maxLen: z.number().int().optional().meta({ description: 'trim with MAXLEN ~ n (1 to 1e9)' }),
+  })
+  .strict();
+const nats = z
+  .object({
+    connection: brokerName.meta({ description: "the operator's nats connection" }),
+    subject: brokerName,
+  })
+  .strict();
+const amqp = z
+  .object({
+    connection: brokerName.meta({ description: "the operator's amqp connection" }),
+    exchange: brokerName.optional().meta({ description: 'default: the default exchange' }),
+    routingKey: brokerName,
+  })
+  .strict();
+const script = z
+  .object({
+    source: z.string().min(1).meta({
+      description: 'an ES module whose default export is called with ctx; compiled when saved',
+      example: 'export default (ctx) => ctx.payload',
+    }),
+    timeoutMs: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "wall time of a run (up to the operator's maximum)" }),
+    memoryMb: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "memory of a run (up to the operator's maximum)" }),
+  })
+  .strict();
+
 export const target = z
-  .union([z.object({ handler: z.string().min(1).max(200) }).strict(), z.object({ webhook }).strict()])
-  .meta({ id: 'Target', description: 'exactly one of { "handler": name } or { "webhook": { url, ... } }' });
+  .union([
+    z.object({ handler: z.string().min(1).max(200) }).strict(),
+    z.object({ webhook }).strict(),
+    z.object({ redis }).strict(),
+    z.object({ nats }).strict(),
+    z.object({ amqp }).strict(),
+    z.object({ script }).strict(),
+  ])
+  .meta({
+    id: 'Target',
+    description:
+      'exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": ' +
+      '{ connection, ... } } (a connection the operator configured) or { "script": { source, ... } }',
+  });
 
 const retryInput = z
   .object({
@@ -282,6 +336,38 @@ export const tenant = z
     createdAt: instant,
   })
   .meta({ id: 'Tenant' });
+
+// ── key-value store ────────────────────────────────────────────────────────────────────────────────────
+
+const kvKey = z.string().meta({
+  description: '1-256 characters, no control characters; percent-encode it in the path',
+  example: 'counters/orders',
+});
+
+export const kvParams = z.object({ key: kvKey }).strict();
+
+export const listKvQuery = z
+  .object({
+    prefix: z
+      .string()
+      .max(256)
+      .optional()
+      .meta({ description: 'only keys starting with this text (literally: no wildcard)' }),
+    cursor,
+    limit,
+  })
+  .strict();
+
+export const kvEntry = z
+  .object({
+    key: z.string(),
+    value: z.unknown().meta({ description: 'the JSON value' }),
+    updatedAt: instant,
+  })
+  .meta({ id: 'KvEntry' });
+
+/** A PUT body is the value itself: any JSON (an object, array, string, number, boolean or null). */
+export const kvValue = z.unknown().meta({ id: 'KvValue', description: 'any JSON value, stored as it is' });
 
 // ── errors ─────────────────────────────────────────────────────────────────────────────────────────────
 
