@@ -67,6 +67,7 @@ export class Scheduler extends TenantApi {
       leaseMs: options.leaseMs,
       claimBatch: 100,
       prefetch: options.concurrency,
+      deferMs: 250,
       settleBatch: 500,
       maxSleepMs: options.maxSleepMs,
       maxResultBytes: options.maxResultBytes,

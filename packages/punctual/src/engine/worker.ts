@@ -29,6 +29,8 @@ export interface WorkerOptions {
   /** Most settlements committed in one store transaction. */
   settleBatch: number;
   maxSleepMs: number;
+  /** How long a run whose target is saturated waits before it is claimed again. */
+  deferMs: number;
   /** Results larger than this (JSON bytes) are replaced by a marker. */
   maxResultBytes: number;
   random: () => number;
@@ -199,8 +201,29 @@ export class Worker {
   }
 
   #startBuffered(): void {
-    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0)
-      this.#deliver(this.#buffer.shift()!);
+    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) {
+      const flight = this.#buffer.shift()!;
+      const driver = this.targets.get(targetKind(flight.claimed.schedule.target));
+      if (driver?.saturated?.()) this.#defer(flight);
+      else this.#deliver(flight);
+    }
+  }
+
+  /**
+   * Hands a run back for a moment, without using an attempt, because its target is saturated: it must not
+   * hold a slot that another target's runs could use.
+   */
+  #defer(flight: InFlight): void {
+    flight.buffered = false;
+    flight.done = true;
+    const now = this.clock.now();
+    this.#enqueue(
+      flight,
+      { state: 'scheduled', reason: 'released', dueAt: now + this.opts.deferMs, error: null },
+      'released',
+      now,
+      null,
+    );
   }
 
   #deliver(flight: InFlight): void {

@@ -65,9 +65,13 @@ export class HandlerTarget implements TargetDriver {
         if (verdict === false || typeof verdict === 'string') throw new Error(verdict || 'rejected');
       } else check.parse(payload);
     } catch (e) {
-      throw new PunctualError('PAYLOAD_INVALID', `payload rejected by handler "${name}": ${describeThrown(e).message}`, {
-        field: 'payload',
-      });
+      throw new PunctualError(
+        'PAYLOAD_INVALID',
+        `payload rejected by handler "${name}": ${describeThrown(e).message}`,
+        {
+          field: 'payload',
+        },
+      );
     }
   }
 
@@ -75,7 +79,10 @@ export class HandlerTarget implements TargetDriver {
     const name = (d.schedule.target as { handler: string }).handler;
     const entry = this.#handlers.get(name);
     if (!entry) {
-      return { type: 'retry', error: { code: 'HANDLER_UNKNOWN', message: `no handler named "${name}" in this process` } };
+      return {
+        type: 'retry',
+        error: { code: 'HANDLER_UNKNOWN', message: `no handler named "${name}" in this process` },
+      };
     }
     const r = d.run;
     const ctx: HandlerContext = {

@@ -24,6 +24,12 @@ export interface TargetDriver {
   /** Checks a target (and the payload it will receive) when a schedule is saved. Throws PunctualError. */
   validate?(target: Target, payload: Json | null): void;
   deliver(delivery: Delivery): Promise<Outcome>;
+  /**
+   * Optional back-pressure: true while the driver cannot start another delivery soon (e.g. every sandbox
+   * thread busy and a queue behind them). The worker then hands the run back for a moment instead of
+   * holding one of its slots, so runs of other targets and other tenants keep flowing.
+   */
+  saturated?(): boolean;
   /** Releases what the driver holds (broker connections). The scheduler calls it from `close()`. */
   close?(): Promise<void>;
 }

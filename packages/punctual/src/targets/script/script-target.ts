@@ -112,6 +112,12 @@ export async function scriptTarget(opts: ScriptTargetOptions): Promise<ScriptTar
     kind: 'script',
     limits,
 
+    // Every thread busy and as many runs again waiting for one: more would only hold worker slots.
+    saturated(): boolean {
+      const st = pool.stats;
+      return st.busy + st.queued >= 2 * poolSize;
+    },
+
     validate(target: Target): void {
       const { script } = parseTarget(target) as ScriptTarget;
       runLimitsFor(script, limits);
