@@ -239,8 +239,8 @@ export class Metrics {
     on.push(s.on('run:checkAgain', ({ run }) => this.#delivered(run, 'checkAgain')));
     on.push(
       s.on('run:started', ({ run }) => {
-        if (run.startedAt === null) return;
-        const late = Math.max(0, run.startedAt - run.dueAt) / 1000;
+        // Against this attempt's due time (a retry's too), at the instant of the claim.
+        const late = Math.max(0, s.clock.now() - run.dueAt) / 1000;
         this.#withTarget(run, (target) => this.lateness.observe({ target }, late));
       }),
     );

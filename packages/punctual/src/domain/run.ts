@@ -24,7 +24,7 @@ export type RunKind = 'scheduled' | 'manual' | 'backfill';
 export type RunReason =
   | 'retry' // a failed attempt will be retried
   | 'checkAgain' // the target asked to be asked again later
-  | 'released' // a graceful stop handed the run back unfinished
+  | 'released' // handed back without using an attempt: a graceful stop, or its target was saturated
   | 'leaseExpired' // the worker holding it vanished; reclaimed
   | 'overlap' // the overlap policy skipped or cancelled it
   | 'misfire' // missed while nothing ran, and the misfire policy did not run it
