@@ -19,7 +19,7 @@ import { resolveScriptLimits, runLimitsFor, type ScriptLimits } from './script-l
 import { loadQuickJS } from './script-quickjs.js';
 
 export interface ScriptTargetOptions {
-  /** The tenant key-value store behind `ctx.kv` (a store that implements KvStore, such as SqliteStore). */
+  /** The tenant key-value store behind `ctx.kv` (either store implements KvStore). */
   kv: KvStore;
   /** The guard `ctx.fetch` goes through (share the webhook target's). Default: one built from allowPrivate. */
   guard?: AddressGuard;
