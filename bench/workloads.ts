@@ -8,7 +8,11 @@ import { summary } from './stats.js';
 
 export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
-async function withScheduler<T>(make: StoreFactory, fn: (s: Scheduler) => Promise<T>, concurrency = 10): Promise<T> {
+async function withScheduler<T>(
+  make: StoreFactory,
+  fn: (s: Scheduler) => Promise<T>,
+  concurrency = 10,
+): Promise<T> {
   const { store, cleanup } = await make();
   const s = createScheduler({ store, concurrency, notFiredGraceMs: 3_600_000 });
   s.handle('noop', () => {});
@@ -26,20 +30,32 @@ export async function enqueueOneByOne(make: StoreFactory, n: number): Promise<{ 
     const base = Date.now() + 86_400_000;
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
-      await s.put({ key: `one-${i}`, spec: `@at ${new Date(base + i * 1000).toISOString()}`, target: { handler: 'noop' } });
+      await s.put({
+        key: `one-${i}`,
+        spec: `@at ${new Date(base + i * 1000).toISOString()}`,
+        target: { handler: 'noop' },
+      });
     }
     return { perSecond: Math.round(n / ((performance.now() - t0) / 1000)) };
   });
 }
 
-export async function enqueueBulk(make: StoreFactory, n: number, batch = 1000): Promise<{ perSecond: number }> {
+export async function enqueueBulk(
+  make: StoreFactory,
+  n: number,
+  batch = 1000,
+): Promise<{ perSecond: number }> {
   return withScheduler(make, async (s) => {
     const base = Date.now() + 86_400_000;
     const t0 = performance.now();
     for (let i = 0; i < n; i += batch) {
       const inputs = [];
       for (let j = i; j < Math.min(n, i + batch); j++) {
-        inputs.push({ key: `bulk-${j}`, spec: `@at ${new Date(base + j * 1000).toISOString()}`, target: { handler: 'noop' } });
+        inputs.push({
+          key: `bulk-${j}`,
+          spec: `@at ${new Date(base + j * 1000).toISOString()}`,
+          target: { handler: 'noop' },
+        });
       }
       await s.putMany(inputs);
     }
@@ -47,7 +63,13 @@ export async function enqueueBulk(make: StoreFactory, n: number, batch = 1000): 
   });
 }
 
-async function backlog(s: Scheduler, scheduleId: string, n: number, due: (i: number) => number, kind: 'manual' | 'scheduled'): Promise<void> {
+export async function backlog(
+  s: Scheduler,
+  scheduleId: string,
+  n: number,
+  due: (i: number) => number,
+  kind: 'manual' | 'scheduled',
+): Promise<void> {
   const batch = 10_000;
   for (let i = 0; i < n; i += batch) {
     const runs: RunInsert[] = [];
@@ -134,17 +156,22 @@ export async function firingLateness(
 }
 
 /**
- * Recurring fan-out: `n` schedules on the same minute boundary (`* * * * *`); lateness of each schedule's
- * first start after the boundary.
+ * Recurring fan-out: `n` schedules on the same minute boundary (`* * * * *`); lateness of each schedule's start
+ * at the first boundary at least `leadMs` after the scheduler started, so every schedule exists and the
+ * materializer has its whole look-ahead before it. (Creating the schedules may straddle an earlier boundary;
+ * starts at earlier boundaries are not measured.)
  */
 export async function boundaryFanOut(
   make: StoreFactory,
   n: number,
+  leadMs = 15_000,
 ): Promise<{ p50: number; p99: number; max: number; n: number; missed: number }> {
   return withScheduler(make, async (s) => {
     const first = new Map<string, number>();
+    let boundary = Infinity;
     s.handle('boundary', (ctx) => {
-      if (!first.has(ctx.run.scheduleKey)) first.set(ctx.run.scheduleKey, Date.now() - ctx.run.scheduledFor);
+      if (ctx.run.scheduledFor === boundary && !first.has(ctx.run.scheduleKey))
+        first.set(ctx.run.scheduleKey, Date.now() - ctx.run.scheduledFor);
     });
     for (let i = 0; i < n; i += 1000) {
       await s.putMany(
@@ -155,9 +182,9 @@ export async function boundaryFanOut(
         })),
       );
     }
+    boundary = Math.ceil((Date.now() + leadMs) / 60_000) * 60_000;
     await s.start();
-    // Wait for the boundary after the next one, so every schedule is materialised well ahead of it.
-    const deadline = Date.now() + 130_000;
+    const deadline = boundary + 60_000;
     await new Promise<void>((resolve) => {
       const check = setInterval(() => {
         if (first.size >= n || Date.now() > deadline) {

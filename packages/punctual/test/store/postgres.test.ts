@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ClaimedRun, Store } from '../../src/store/store.js';
 import { postgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { LATEST_VERSION } from '../../src/store/postgres/migrations.js';
-import { draft, policies, runInsert, T0, TENANT } from '../support/fixtures.js';
+import { draft, OTHER_TENANT, policies, runInsert, T0, TENANT } from '../support/fixtures.js';
 import { describeStoreConformance } from './conformance.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -245,6 +245,144 @@ if (PG_URL === '') {
           }
         },
       );
+    });
+
+    describe('fast path and hot statements', () => {
+      it('claims runs that need no decision and runs that do in one call, in claim order per kind', async () => {
+        const store = await open();
+        const plain = (await store.putSchedule({ draft: draft({ key: 'plain' }), nextFireAt: null, now: T0 }))
+          .schedule;
+        const skip = (
+          await store.putSchedule({
+            draft: draft({ key: 'skip', policies: policies({ overlap: 'skip' }) }),
+            nextFireAt: null,
+            now: T0,
+          })
+        ).schedule;
+        const [p1, p2] = (
+          await store.insertRuns(
+            [1, 3].map((i) => runInsert({ schedule: plain, scheduledFor: T0 + i })),
+            T0,
+          )
+        ).map((t) => t.run);
+        const [s1, s2] = (
+          await store.insertRuns(
+            [0, 2].map((i) => runInsert({ schedule: skip, scheduledFor: T0 + i })),
+            T0,
+          )
+        ).map((t) => t.run);
+        const [late] = (
+          await store.insertRuns([runInsert({ schedule: plain, scheduledFor: T0 - 5, expiresAt: T0 })], T0)
+        ).map((t) => t.run);
+        const res = await store.claimRuns({ workerId: 'w', now: T0 + 10, limit: 10, leaseMs: 60_000 });
+        expect(res.claimed.map((c) => c.run.id)).toEqual([p1!.id, p2!.id, s1!.id]);
+        expect(res.claimed.map((c) => c.schedule.key)).toEqual(['plain', 'plain', 'skip']);
+        expect(res.transitions.map((t) => [t.run.id, t.to])).toEqual([
+          [p1!.id, 'running'],
+          [p2!.id, 'running'],
+          [late!.id, 'expired'],
+          [s1!.id, 'running'],
+          [s2!.id, 'skipped'],
+        ]);
+        expect(await store.nextRunDueAt()).toBeNull();
+      });
+
+      it('shares a settle-and-claim among tenants due at once, like a claim', async () => {
+        const store = await open();
+        const busy = (await store.putSchedule({ draft: draft({ key: 'busy' }), nextFireAt: null, now: T0 }))
+          .schedule;
+        const quiet = (
+          await store.putSchedule({
+            draft: draft({ key: 'quiet', tenantId: OTHER_TENANT }),
+            nextFireAt: null,
+            now: T0,
+          })
+        ).schedule;
+        await store.insertRuns([runInsert({ schedule: busy, scheduledFor: T0 - 100 })], T0);
+        const [first] = (await store.claimRuns({ workerId: 'w', now: T0, limit: 1, leaseMs: 60_000 }))
+          .claimed;
+        await store.insertRuns(
+          Array.from({ length: 20 }, (_, i) => runInsert({ schedule: busy, scheduledFor: T0 - 50 + i })),
+          T0,
+        );
+        await store.insertRuns([runInsert({ schedule: quiet, scheduledFor: T0 })], T0);
+        const ok = { state: 'succeeded', result: null } as const;
+        const attempt = {
+          runId: first!.run.id,
+          attempt: 1,
+          workerId: 'w',
+          startedAt: T0,
+          finishedAt: T0 + 1,
+          outcome: 'succeeded',
+          error: null,
+          result: null,
+        } as const;
+        const both = await store.settleAndClaim(
+          [{ runId: first!.run.id, token: first!.token, outcome: ok, attempt }],
+          { workerId: 'w', now: T0 + 1, limit: 4, leaseMs: 60_000 },
+        );
+        expect(both.settled[0]).toMatchObject({ from: 'running', to: 'succeeded' });
+        expect(both.claim.claimed.map((c) => c.run.tenantId).sort()).toEqual(
+          [TENANT, TENANT, TENANT, OTHER_TENANT].sort(),
+        );
+      });
+
+      it('hands out the schedule of the version a run is claimed at (cached per version)', async () => {
+        const store = await open();
+        const v1 = (await store.putSchedule({ draft: draft(), nextFireAt: null, now: T0 })).schedule;
+        await store.insertRuns([runInsert({ schedule: v1, scheduledFor: T0 })], T0);
+        const first = await store.claimRuns({ workerId: 'w', now: T0, limit: 5, leaseMs: 60_000 });
+        expect(first.claimed[0]!.schedule).toEqual(v1);
+        const v2 = (
+          await store.putSchedule({ draft: draft({ payload: { v: 2 } }), nextFireAt: null, now: T0 + 1 })
+        ).schedule;
+        await store.insertRuns([runInsert({ schedule: v2, scheduledFor: T0 + 1 })], T0 + 1);
+        const second = await store.claimRuns({ workerId: 'w', now: T0 + 1, limit: 5, leaseMs: 60_000 });
+        expect(second.claimed[0]!.schedule).toEqual(v2);
+      });
+
+      it('keeps the index plans of the hot statements when generic, on a table without statistics', async () => {
+        const store = await open();
+        const { claimPageSql, settleAndClaimSql } =
+          await import('../../src/store/postgres/postgres-claim-sql.js');
+        const { advanceSql } = await import('../../src/store/postgres/postgres-materializer.js');
+        const pg = (await import('pg')).default;
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        const s = `"${store.schema}"`;
+        const empty = (n: number) => Array<string>(n).fill(`'{}'`);
+        const claimArgs = ['1', '20', `'{bufferOne,bufferAll}'`, `'w'`, '30000', `'{}'`];
+        const statements = {
+          page: [claimPageSql(s), claimArgs],
+          settle_claim: [settleAndClaimSql(s), ['1', ...empty(22), ...claimArgs.slice(1)]],
+          advance: [advanceSql(s), ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'c'`]],
+        } as const;
+        try {
+          // The hot pool's session (postgres-database.ts).
+          await c.query(
+            'SET plan_cache_mode = force_generic_plan; SET jit = off; SET enable_seqscan = off; SET enable_sort = off',
+          );
+          const plans: Record<string, string> = {};
+          for (const [name, [text, args]] of Object.entries(statements)) {
+            await c.query(`PREPARE ${name} AS ${text}`);
+            const { rows } = await c.query(`EXPLAIN (COSTS OFF) EXECUTE ${name}(${args.join(', ')})`);
+            plans[name] = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+          }
+          for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Seq Scan|hashed SubPlan/);
+          expect(plans.page).toMatch(/Index Scan using runs_claim on runs/);
+          expect(plans.page).toMatch(/Index Scan using runs_pkey on runs/);
+          expect(plans.page).not.toMatch(/runs_due|runs_lease|runs_tenant_/);
+          // Whether two tenants are due: a probe of runs_claim_tenant per tenant and level.
+          expect(plans.page).toMatch(
+            /Index Only Scan using runs_claim_tenant on runs d\n\s+Index Cond: \(\(tenant_id = /,
+          );
+          expect(plans.settle_claim).toMatch(/Index Scan using runs_claim on runs/);
+          expect(plans.settle_claim).not.toMatch(/runs_due|runs_lease/);
+          expect(plans.advance).toMatch(/Index Scan using schedules_pkey on schedules/);
+        } finally {
+          await c.end();
+        }
+      });
     });
 
     describe('wake-ups', () => {

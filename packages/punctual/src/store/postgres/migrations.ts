@@ -7,6 +7,8 @@ import { PunctualError } from '../../errors.js';
 import type { PgDb } from './postgres-database.js';
 import * as m0001 from './migrations/0001-init.js';
 import * as m0002 from './migrations/0002-tenancy.js';
+import * as m0003 from './migrations/0003-tenant-claim.js';
+import * as m0004 from './migrations/0004-kv.js';
 
 export interface Migration {
   version: number;
@@ -19,6 +21,8 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: m0001.name, sql: m0001.sql },
   { version: 2, name: m0002.name, sql: m0002.sql },
+  { version: 3, name: m0003.name, sql: m0003.sql },
+  { version: 4, name: m0004.name, sql: m0004.sql },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

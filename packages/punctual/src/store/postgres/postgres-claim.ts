@@ -1,11 +1,13 @@
-// The worker's claim of due runs, in one transaction: pick due runs by priority then due time with FOR
-// UPDATE SKIP LOCKED (instances share the work), apply deadlines and overlap policies (the pure decideClaim()
-// decides, this file applies), then lease the winners. It must stay an index search with millions of future
-// runs, and must never read a clock (`now` is a parameter).
+// The worker's claim of due runs: pick due runs by priority then due time with FOR UPDATE SKIP LOCKED
+// (instances share the work), lease at once the ones that need no decision, apply deadlines and overlap
+// policies to the rest (the pure decideClaim() decides, this file applies), and lease the winners. It must
+// stay an index search with millions of future runs and never read a clock (`now` is a parameter). The
+// statements are in postgres-claim-sql.ts; why each is shaped so is written there and in docs/postgres.md.
 //
-// Why per priority level: ORDER BY priority DESC, due_at over `due_at <= now` cannot seek in the
-// (priority DESC, due_at, id) index, so one query would walk every pending run of the higher levels. We list
-// the distinct priorities (one index probe each) and search each level's due range in order.
+// The fast path: a candidate with overlap `allow`, no passed deadline and a schedule is leased by the page
+// statement itself, which is its own transaction; a claim of only such runs is one round trip. Candidates
+// that need a decision make a transaction that reads them again, locked, and decides them; so does a claim
+// to be shared among several tenants with runs due (fair across tenants, as the SQLite store).
 //
 // Overlap across instances: two instances could each lock a *different* due run of one schedule and both see
 // "nothing running". So before deciding for a schedule whose overlap is not `allow`, the claim takes a
@@ -16,71 +18,161 @@
 
 import { decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
 import type { Schedule } from '../../domain/schedule.js';
-import type { ClaimedRun, ClaimRequest, ClaimResult, Transition } from '../store.js';
+import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
+import {
+  claimNextPageSql,
+  claimPageSql,
+  applySql,
+  claimTenantPageSql,
+  dueTenantsSql,
+  settleAndClaimSql,
+} from './postgres-claim-sql.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
+import { sendable, settledTransitions, settleParams, settleRuns } from './postgres-leases.js';
 import { toRun, toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
 
+export { claimCandidatesSql, priorityLevelsSql } from './postgres-claim-sql.js';
+
 type Id = string;
+
+/** A candidate of the page statement: leased already (fast path), or left for a decision. */
+type PageRow = RunRow & {
+  schedule_version_now: number | null;
+  leased: boolean;
+  schedule_row: string | null;
+  /** A row all NULL but this: the claim must be shared among tenants (claimCtes). */
+  fair: boolean;
+};
 
 /** Candidates examined per claim, as a multiple of the limit (expired, skipped and waiting runs use some). */
 const EXAMINE_FACTOR = 4;
 
-/** Distinct priorities of scheduled runs, highest first: one probe of runs_claim per level. */
-export function priorityLevelsSql(s: string): string {
-  return `
-    WITH RECURSIVE level(p) AS (
-      SELECT max(priority) FROM ${s}.runs WHERE state = 'scheduled'
-      UNION ALL
-      SELECT (SELECT max(priority) FROM ${s}.runs WHERE state = 'scheduled' AND priority < level.p)
-        FROM level WHERE level.p IS NOT NULL)
-    SELECT p FROM level WHERE p IS NOT NULL`;
+const noClaim = (): ClaimResult => ({ claimed: [], transitions: [] });
+
+/** The page statement's values after `now`: page size, waiting overlaps, worker, lease, ids left. */
+function pageValues(req: ClaimRequest, limit: number, left: Id[]): unknown[] {
+  return [limit, WAITING_OVERLAPS, req.workerId, req.leaseMs, left];
 }
 
 /**
- * Searches runs_claim (priority = $1, due_at <= $2). Waiting runs (overlap in $5) of a schedule that has a
- * running run are left out so they never fill a page; the keyset ($3, $4) continues a level across pages.
- * Rows another claim holds are skipped, not waited for. OFFSET 0 keeps the EXISTS a per-row probe of
- * runs_schedule_pending, made only for buffer* candidates; without it the planner hashes every running run
- * once per claim (see docs/postgres.md).
+ * Claims due runs. The first page is one statement (its own transaction): when every candidate takes the
+ * fast path, that is the whole claim. Candidates that need a decision make a transaction that decides them.
  */
-export function claimCandidatesSql(s: string): string {
-  return `
-    SELECT * FROM ${s}.runs AS r
-     WHERE r.state = 'scheduled' AND r.priority = $1 AND r.due_at <= $2
-       AND (r.due_at, r.id) > ($3::bigint, $4::bigint)
-       AND NOT (r.overlap = ANY($5::text[])
-                AND EXISTS (SELECT 1 FROM ${s}.runs AS x
-                             WHERE x.schedule_id = r.schedule_id AND x.state = 'running'
-                             OFFSET 0))
-     ORDER BY r.due_at, r.id
-     LIMIT $6
-     FOR UPDATE OF r SKIP LOCKED`;
+export async function claimRuns(db: PgDb, req: ClaimRequest): Promise<ClaimResult> {
+  if (req.limit <= 0) return noClaim();
+  const rows = await db.hotQuery<PageRow>(
+    db.named('claim.page', claimPageSql, [req.now, ...pageValues(req, req.limit, [])]),
+  );
+  return afterFirstPage(db, req, rows);
+}
+
+/**
+ * Settles, then claims (settleAndClaim). The settlement and the first claim page are one statement, so one
+ * commit; a claim that needs decisions goes on in a transaction of its own, like claimRuns.
+ */
+export async function settleAndClaim(
+  db: PgDb,
+  settlements: Settlement[],
+  req: ClaimRequest,
+): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
+  const valid = sendable(settlements);
+  if (valid.length === 0) return { settled: settlements.map(() => null), claim: await claimRuns(db, req) };
+  if (req.limit <= 0) return { settled: await settleRuns(db, settlements, req.now), claim: noClaim() };
+  const rows = await db.hotQuery<PageRow & { settled: boolean }>(
+    db.named('settle.claim', settleAndClaimSql, [
+      ...settleParams(req.now, valid),
+      ...pageValues(req, req.limit, []),
+    ]),
+  );
+  const { settled, wakeAt } = settledTransitions(
+    settlements,
+    rows.filter((r) => r.settled),
+  );
+  if (wakeAt !== null) await db.notifyWake(db.pool, wakeAt);
+  const claim = await afterFirstPage(
+    db,
+    req,
+    rows.filter((r) => !r.settled),
+  );
+  return { settled, claim };
+}
+
+/**
+ * Hands out the runs the first page leased; candidates left for a decision, or a claim to be shared among
+ * tenants, go to a transaction.
+ */
+async function afterFirstPage(db: PgDb, req: ClaimRequest, rows: PageRow[]): Promise<ClaimResult> {
+  const fair = rows.some((r) => r.fair);
+  const page = rows.filter((r) => !r.fair).sort(claimOrder);
+  const schedules = new Map<Id, Schedule | null>();
+  resolveSchedules(db, page, schedules);
+  const claimed: ClaimedRun[] = [];
+  const transitions: Transition[] = [];
+  for (const row of page) {
+    if (!row.leased) continue;
+    const run = toRun(row);
+    claimed.push({ run, schedule: schedules.get(run.scheduleId)!, token: row.lease_token! });
+    transitions.push({ run, from: 'scheduled', to: 'running' });
+  }
+  if (!fair && (claimed.length === req.limit || page.every((r) => r.leased))) return { claimed, transitions };
+  // Candidates that need a decision were unlocked at the commit: the decision reads them again, locked.
+  const rest = await db.tx((c) => claimIn(db, c, { ...req, limit: req.limit - claimed.length }));
+  return {
+    claimed: [...claimed, ...rest.claimed],
+    transitions: [...transitions, ...rest.transitions],
+  };
+}
+
+/** The claim inside the caller's transaction, deciding every candidate that needs it. */
+export function claimIn(db: PgDb, c: PgQueryable, req: ClaimRequest): Promise<ClaimResult> {
+  if (req.limit <= 0) return Promise.resolve(noClaim());
+  return new Claim(db, c, req).run(db.nextClaimTurn());
+}
+
+/** Claim order: priority (highest first), then due time, then insertion. */
+function claimOrder(a: RunRow, b: RunRow): number {
+  return b.priority - a.priority || Number(a.due_at) - Number(b.due_at) || Number(a.id) - Number(b.id);
+}
+
+/**
+ * The schedule of each candidate of a page, into `known` (null: deleted). The page carries each schedule's
+ * row once, read in the statement's snapshot; it is parsed only when the store's cache lacks that version.
+ */
+function resolveSchedules(db: PgDb, page: PageRow[], known: Map<Id, Schedule | null>): void {
+  for (const row of page) {
+    const sid = String(row.schedule_id);
+    if (known.has(sid)) continue;
+    const version = row.schedule_version_now;
+    if (version === null) {
+      known.set(sid, null);
+      continue;
+    }
+    let schedule = db.schedules.get(sid, version);
+    if (schedule === undefined && row.schedule_row !== null) {
+      schedule = toSchedule(JSON.parse(row.schedule_row) as ScheduleRow);
+      db.schedules.set(schedule);
+    }
+    if (schedule !== undefined) known.set(sid, schedule);
+  }
 }
 
 /** One step of the claim, in decision order; applied in batches, reported in this order. */
 type Step =
+  | { kind: 'leased'; row: PageRow }
   | { kind: 'finish'; id: Id; state: 'expired' | 'skipped' | 'cancelled'; reason: string }
   | { kind: 'cancelRunning'; scheduleId: Id }
   | { kind: 'claim'; id: Id; schedule: Schedule }
   | { kind: 'skipOtherDue'; scheduleId: Id };
 
-export function claimRuns(db: PgDb, req: ClaimRequest): Promise<ClaimResult> {
-  if (req.limit <= 0) return Promise.resolve({ claimed: [], transitions: [] });
-  return db.tx((c) => claimIn(db, c, req));
-}
-
-/** claimRuns inside the caller's transaction (settleAndClaim: one commit for both). */
-export function claimIn(db: PgDb, c: PgQueryable, req: ClaimRequest): Promise<ClaimResult> {
-  if (req.limit <= 0) return Promise.resolve({ claimed: [], transitions: [] });
-  return new Claim(db, c, req).run();
-}
-
+/** A claim that decides: pages of candidates, locked in this transaction, each decided by decideClaim(). */
 class Claim {
   readonly #claimed: ClaimedRun[] = [];
   readonly #transitions: Transition[] = [];
   /** Schedules of the runs seen, by id (null: the schedule was deleted). */
   readonly #schedules = new Map<Id, Schedule | null>();
+  /** Non-`allow` schedules whose claim lock this transaction tried to take. */
+  readonly #tried = new Set<Id>();
   /** Non-`allow` schedules this transaction holds the claim lock of. */
   readonly #locked = new Set<Id>();
   /** Locked schedules that had a running run when the lock was won. */
@@ -88,6 +180,8 @@ class Claim {
   readonly #claimedIn = new Set<Id>();
   /** bufferOne schedules claimed in this batch: their other due runs are skipped, not decided. */
   readonly #buffered = new Set<Id>();
+  /** Candidates examined and left scheduled (waiting, or decided by another instance). */
+  readonly #left: Id[] = [];
   #budget: number;
   #claims = 0;
 
@@ -99,65 +193,66 @@ class Claim {
     this.#budget = req.limit * EXAMINE_FACTOR;
   }
 
-  async run(): Promise<ClaimResult> {
-    const { rows } = await this.c.query<{ p: number }>(priorityLevelsSql(this.db.s));
-    for (const { p } of rows) {
-      if (this.#full()) break;
-      await this.#claimLevel(p);
+  /**
+   * Fair across tenants (as the SQLite store): when several tenants have runs due, each gets an equal share
+   * of the claim, starting with a rotating tenant (`turn`), then what is left goes to them in the same order;
+   * a tenant's backlog never holds back another's runs due at the same moment. One tenant: plain order.
+   */
+  async run(turn: number): Promise<ClaimResult> {
+    const { rows } = await this.c.query<{ tenant_id: string }>(dueTenantsSql(this.db.s), [this.req.now]);
+    const tenants = rows.map((r) => r.tenant_id);
+    if (tenants.length > 1) {
+      const start = turn % tenants.length;
+      const order = [...tenants.slice(start), ...tenants.slice(0, start)];
+      const share = Math.max(1, Math.ceil(this.req.limit / tenants.length));
+      for (const cap of [share, this.req.limit]) {
+        for (const tenant of order) await this.#pages(Math.min(this.req.limit, this.#claims + cap), tenant);
+      }
+    } else {
+      await this.#pages(this.req.limit, null);
     }
     return { claimed: this.#claimed, transitions: this.#transitions };
   }
 
-  #full(): boolean {
-    return this.#claims >= this.req.limit || this.#budget <= 0;
-  }
-
-  async #claimLevel(priority: number): Promise<void> {
-    let afterDue = Number.MIN_SAFE_INTEGER;
-    let afterId = '0';
-    while (!this.#full()) {
+  /** Pages of candidates (of one tenant, or of all), until `until` runs are claimed or none is left. */
+  async #pages(until: number, tenant: string | null): Promise<void> {
+    while (this.#claims < until && this.#budget > 0) {
       // Lock no more rows than can still be claimed: other instances skip locked rows, so extra ones would only
       // hide work from them. Rows that end up expired, skipped or waiting are made up by the next page.
-      const limit = Math.min(this.#budget, this.req.limit - this.#claims);
-      const { rows: page } = await this.c.query<RunRow>(claimCandidatesSql(this.db.s), [
-        priority,
-        this.req.now,
-        afterDue,
-        afterId,
-        WAITING_OVERLAPS,
-        limit,
-      ]);
-      await this.#load(page);
+      const limit = Math.min(this.#budget, until - this.#claims);
+      const values = [this.req.now, ...pageValues(this.req, limit, this.#left)];
+      const { rows } = await this.c.query<PageRow>(
+        tenant === null
+          ? this.db.named('claim.page.any', claimNextPageSql, values)
+          : this.db.named('claim.page.tenant', claimTenantPageSql, [...values, tenant]),
+      );
+      const page = rows.sort(claimOrder);
+      resolveSchedules(this.db, page, this.#schedules);
+      await this.#lockGuarded(page);
       const steps: Step[] = [];
       for (const row of page) {
-        if (this.#full()) break;
         this.#budget--;
-        this.#decide(row, steps);
+        if (row.leased) {
+          steps.push({ kind: 'leased', row });
+          this.#claims++;
+          this.#claimedIn.add(String(row.schedule_id));
+        } else {
+          this.#decide(row, steps);
+        }
       }
-      await this.#apply(steps);
-      const last = page[page.length - 1];
-      if (last === undefined || page.length < limit) return;
-      afterDue = Number(last.due_at);
-      afterId = String(last.id);
+      const changed = await this.#apply(steps);
+      for (const row of page) if (!changed.has(String(row.id))) this.#left.push(String(row.id));
+      if (page.length < limit) return;
     }
   }
 
-  /** Loads, once per batch, the schedules of a page; locks the non-`allow` ones and reads their running state. */
-  async #load(page: RunRow[]): Promise<void> {
-    const fresh = [...new Set(page.map((r) => String(r.schedule_id)))].filter(
-      (id) => !this.#schedules.has(id),
-    );
-    if (fresh.length === 0) return;
-    for (const id of fresh) this.#schedules.set(id, null);
-    const { rows } = await this.c.query<ScheduleRow>(
-      `SELECT * FROM ${this.db.s}.schedules WHERE id = ANY($1::bigint[])`,
-      [fresh],
-    );
-    for (const row of rows) this.#schedules.set(String(row.id), toSchedule(row));
-    const guarded = fresh.filter((id) =>
-      page.some((r) => String(r.schedule_id) === id && r.overlap !== 'allow'),
-    );
+  /** Locks the non-`allow` schedules of the candidates left for a decision; reads which have a running run. */
+  async #lockGuarded(page: PageRow[]): Promise<void> {
+    const guarded = [
+      ...new Set(page.filter((r) => !r.leased && r.overlap !== 'allow').map((r) => String(r.schedule_id))),
+    ].filter((id) => !this.#tried.has(id) && (this.#schedules.get(id) ?? null) !== null);
     if (guarded.length === 0) return;
+    for (const id of guarded) this.#tried.add(id);
     // Ascending order, try-only: no two claims ever wait on each other's schedule locks.
     const { rows: won } = await this.c.query<{ id: number | string }>(
       `SELECT id FROM unnest($1::bigint[]) AS id
@@ -215,52 +310,39 @@ class Claim {
     }
   }
 
-  /** Applies a page's steps in a few statements, then reports their transitions in decision order. */
-  async #apply(steps: Step[]): Promise<void> {
-    if (steps.length === 0) return;
+  /**
+   * Applies a page's steps in a few statements, then reports their transitions in decision order. Returns the
+   * ids of the candidates that changed (leased, claimed or finished).
+   */
+  async #apply(steps: Step[]): Promise<Set<Id>> {
     const { s } = this.db;
     const now = this.req.now;
     const finishes = steps.filter((x) => x.kind === 'finish');
-    const finished = await this.#rows(
-      finishes.length > 0,
-      `UPDATE ${s}.runs AS r SET state = f.state, reason = f.reason, finished_at = $4
-         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS f(id, state, reason)
-        WHERE r.id = f.id AND r.state = 'scheduled'
-        RETURNING r.*`,
-      [finishes.map((f) => f.id), finishes.map((f) => f.state), finishes.map((f) => f.reason), now],
-    );
-    // cancelPrevious: the running runs lose their lease, so their workers' settlements are refused.
+    const finished = await this.#rows(finishes.length > 0, applySql.finish(s), [
+      finishes.map((f) => f.id),
+      finishes.map((f) => f.state),
+      finishes.map((f) => f.reason),
+      now,
+    ]);
     const cancelled = await this.#rows(
       steps.some((x) => x.kind === 'cancelRunning'),
-      `UPDATE ${s}.runs SET state = 'cancelled', reason = 'overlap', finished_at = $2,
-              lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-        WHERE schedule_id = ANY($1::bigint[]) AND state = 'running'
-        RETURNING *`,
+      applySql.cancelRunning(s),
       [steps.flatMap((x) => (x.kind === 'cancelRunning' ? [x.scheduleId] : [])), now],
     );
     const claims = steps.filter((x) => x.kind === 'claim');
-    const leased = await this.#rows(
-      claims.length > 0,
-      `UPDATE ${s}.runs
-          SET state = 'running', attempt = attempt + 1, lease_owner = $2,
-              lease_token = gen_random_uuid()::text, lease_expires_at = $3::bigint + $4::bigint,
-              attempt_started_at = $3, started_at = COALESCE(started_at, $3)
-        WHERE id = ANY($1::bigint[]) AND state = 'scheduled'
-        RETURNING *`,
-      [claims.map((x) => x.id), this.req.workerId, now, this.req.leaseMs],
-    );
-    // bufferOne keeps one buffered run, the one just claimed: the schedule's other due runs are skipped.
-    // Rows another claim holds are left to it (SKIP LOCKED); a later claim of this schedule skips them.
+    const leased = await this.#rows(claims.length > 0, applySql.lease(s), [
+      claims.map((x) => x.id),
+      this.req.workerId,
+      now,
+      this.req.leaseMs,
+    ]);
     const bufferSkipped = await this.#rows(
       steps.some((x) => x.kind === 'skipOtherDue'),
-      `UPDATE ${s}.runs SET state = 'skipped', reason = 'overlap', finished_at = $2
-        WHERE id IN (SELECT id FROM ${s}.runs
-                      WHERE schedule_id = ANY($1::bigint[]) AND state = 'scheduled' AND due_at <= $2
-                      FOR UPDATE SKIP LOCKED)
-        RETURNING *`,
+      applySql.skipOtherDue(s),
       [steps.flatMap((x) => (x.kind === 'skipOtherDue' ? [x.scheduleId] : [])), now],
     );
 
+    const changed = new Set<Id>();
     const byId = (rows: RunRow[]) => new Map(rows.map((r) => [String(r.id), r]));
     const bySchedule = (rows: RunRow[]) => {
       const m = new Map<Id, RunRow[]>();
@@ -274,10 +356,20 @@ class Claim {
     const leasedById = byId(leased);
     const cancelledBySchedule = bySchedule(cancelled);
     const skippedBySchedule = bySchedule(bufferSkipped);
+    const claim = (row: RunRow, schedule: Schedule): void => {
+      const run = toRun(row);
+      changed.add(run.id);
+      this.#claimed.push({ run, schedule, token: row.lease_token! });
+      this.#transitions.push({ run, from: 'scheduled', to: 'running' });
+    };
     for (const step of steps) {
-      if (step.kind === 'finish') {
+      if (step.kind === 'leased') {
+        claim(step.row, this.#schedules.get(String(step.row.schedule_id))!);
+      } else if (step.kind === 'finish') {
         const row = finishedById.get(step.id);
-        if (row) this.#transitions.push({ run: toRun(row), from: 'scheduled', to: step.state });
+        if (!row) continue;
+        changed.add(step.id);
+        this.#transitions.push({ run: toRun(row), from: 'scheduled', to: step.state });
       } else if (step.kind === 'cancelRunning') {
         for (const row of cancelledBySchedule.get(step.scheduleId) ?? []) {
           this.#transitions.push({ run: toRun(row), from: 'running', to: 'cancelled' });
@@ -285,17 +377,16 @@ class Claim {
         cancelledBySchedule.delete(step.scheduleId);
       } else if (step.kind === 'claim') {
         const row = leasedById.get(step.id);
-        if (!row) continue;
-        const run = toRun(row);
-        this.#claimed.push({ run, schedule: step.schedule, token: row.lease_token! });
-        this.#transitions.push({ run, from: 'scheduled', to: 'running' });
+        if (row) claim(row, step.schedule);
       } else {
         for (const row of skippedBySchedule.get(step.scheduleId) ?? []) {
+          changed.add(String(row.id));
           this.#transitions.push({ run: toRun(row), from: 'scheduled', to: 'skipped' });
         }
         skippedBySchedule.delete(step.scheduleId);
       }
     }
+    return changed;
   }
 
   async #rows(run: boolean, text: string, values: unknown[]): Promise<RunRow[]> {

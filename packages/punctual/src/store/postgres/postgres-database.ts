@@ -1,9 +1,17 @@
-// The PostgreSQL store's connection context: the pool, the schema (validated and quoted once), the wake-up
-// channel name, and `tx`, the one way store operations run a transaction (retried on deadlock). It must
-// never interpolate a value into SQL (only the quoted schema identifier) and never read a clock.
+// The PostgreSQL store's connection context: the main and the hot pool, the schema (validated and quoted
+// once), the wake-up channel name, the named (prepared) statements, the schedule cache, and `tx` and
+// `hotQuery`, the ways store operations run (retried on deadlock). It must never interpolate a value into SQL
+// (only the quoted schema identifier) and never read a clock.
 
 import { PunctualError } from '../../errors.js';
-import { withClient, type PgPool, type PgQueryable } from './postgres-driver.js';
+import {
+  withClient,
+  type PgNamedQuery,
+  type PgPool,
+  type PgPoolClient,
+  type PgQueryable,
+} from './postgres-driver.js';
+import { ScheduleCache } from './postgres-schedule-cache.js';
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -12,6 +20,20 @@ export class RetryTransaction extends Error {}
 
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 const MAX_TRIES = 5;
+
+/**
+ * The session of the hot pool's connections, which run only four named statements: the claim page, the
+ * settlement, both together, and the materializer's advance. They run their generic plan from the first
+ * execution: planning the claim
+ * costs more than running it, and the automatic choice would keep planning it because a generic LIMIT $n
+ * looks expensive. A generic plan is built once per connection, from the statistics of that moment, so the
+ * session also rules out the plans those statements must never have (a sequential scan, a sort of the
+ * runs): with a small table they can look cheapest, and the plan would outlive the table's growth. Each
+ * statement keeps its index plan then (docs/postgres.md). JIT is off because a generic plan's estimates
+ * would trigger a compile that costs hundreds of milliseconds for a statement that runs in a fraction of one.
+ */
+const HOT_SESSION =
+  'SET plan_cache_mode = force_generic_plan; SET jit = off; SET enable_seqscan = off; SET enable_sort = off';
 
 export function validateSchema(schema: string): string {
   if (!SCHEMA_RE.test(schema)) {
@@ -30,10 +52,19 @@ export class PgDb {
   readonly s: string;
   /** The LISTEN/NOTIFY channel for wake-ups. */
   readonly channel: string;
+  /** Schedules parsed for claims, by id and version. */
+  readonly schedules = new ScheduleCache();
+  readonly #statements = new Map<string, string>();
+  /** Hot-pool connections whose session is set (HOT_SESSION). */
+  readonly #hotSessions = new WeakSet<PgPoolClient>();
+  #claimTurns = 0;
   #closed = false;
 
   constructor(
+    /** Every statement but the hot ones. */
     readonly pool: PgPool,
+    /** The hot statements only (HOT_SESSION). */
+    readonly hot: PgPool,
     readonly schema: string,
   ) {
     this.s = `"${validateSchema(schema)}"`;
@@ -52,10 +83,58 @@ export class PgDb {
     if (this.#closed) throw new PunctualError('STORE_CLOSED', 'the PostgreSQL store was closed');
   }
 
+  /**
+   * A named statement: `pg` prepares it once per connection and afterwards only binds and executes it.
+   * `sql` builds the text for this schema; it is built once per store.
+   */
+  named(name: string, sql: (s: string) => string, values: unknown[]): PgNamedQuery {
+    let text = this.#statements.get(name);
+    if (text === undefined) {
+      text = sql(this.s);
+      this.#statements.set(name, text);
+    }
+    return { name: `punctual.${name}`, text, values };
+  }
+
+  /** Which tenant a claim shared among tenants serves first: it rotates, claim after claim. */
+  nextClaimTurn(): number {
+    return this.#claimTurns++;
+  }
+
   /** One statement outside a transaction. */
-  async query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]> {
+  async query<R = Record<string, unknown>>(q: string | PgNamedQuery, values?: unknown[]): Promise<R[]> {
     this.assertOpen();
-    return (await this.pool.query<R>(text, values)).rows;
+    return (typeof q === 'string' ? await this.pool.query<R>(q, values) : await this.pool.query<R>(q)).rows;
+  }
+
+  /**
+   * One statement on the hot pool, as its own transaction; run again on deadlock or serialization failure
+   * (the failed attempt was rolled back whole).
+   */
+  async hotQuery<R = Record<string, unknown>>(q: PgNamedQuery): Promise<R[]> {
+    for (let tries = 1; ; tries++) {
+      this.assertOpen();
+      const outcome = await withClient(this.hot, async (client, markBroken) => {
+        try {
+          await this.#hotSession(client);
+          return { rows: (await client.query<R>(q)).rows };
+        } catch (error) {
+          // An error the server did not send (no severity) may have left the connection unusable.
+          if ((error as { severity?: string }).severity === undefined) markBroken();
+          return { error };
+        }
+      });
+      if (!('error' in outcome)) return outcome.rows;
+      const e = outcome.error;
+      if (!RETRYABLE_CODES.has((e as { code?: string }).code ?? '') || tries >= MAX_TRIES) throw e;
+    }
+  }
+
+  /** Sets a hot-pool connection's session once, before its first statement. */
+  async #hotSession(client: PgPoolClient): Promise<void> {
+    if (this.#hotSessions.has(client)) return;
+    await client.query(HOT_SESSION);
+    this.#hotSessions.add(client);
   }
 
   /** Runs `fn` in one READ COMMITTED transaction; retried from the start on deadlock or RetryTransaction. */

@@ -8,9 +8,17 @@ export interface PgResult<R> {
   rowCount: number | null;
 }
 
+/** A named statement: prepared once per connection, then only bound and executed. */
+export interface PgNamedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
 /** Anything that runs one parameterised statement: the pool or a checked-out client. */
 export interface PgQueryable {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgResult<R>>;
+  query<R = Record<string, unknown>>(named: PgNamedQuery): Promise<PgResult<R>>;
 }
 
 export interface PgPoolClient extends PgQueryable {

@@ -6,8 +6,7 @@ import { PunctualError } from '../../errors.js';
 import type { RunError, RunState } from '../../domain/run.js';
 import type { Settlement, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
-import type { PgQueryable } from './postgres-driver.js';
-import { ID_RE, jsonParam, toRun, type RunRow } from './postgres-rows.js';
+import { columns, ID_RE, jsonParam, RUN_COLUMNS, toRun, type RunRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
 
 export const LEASE_EXPIRED_ERROR: RunError = {
@@ -36,92 +35,155 @@ export async function extendLeases(
 const RELEASE_LEASE = 'lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL';
 
 /**
- * The SET clause and parameters ($3 on) for one outcome. retry keeps the attempt count; checkAgain starts a
- * fresh count for the next check; released hands the attempt back (a graceful stop is not a failure).
+ * The token check every settlement makes in the write itself: a lost lease matches nothing. A run has a
+ * lease token exactly while it is running (every way out of `running` clears it), so the token is the state
+ * check. Not writing `state = 'running'` keeps the generic plan off runs_lease, whose partial index that
+ * condition would match: the planner could then walk every running run instead of probing the primary key.
  */
-function changeOf(o: Settlement['outcome'], now: number): { set: string; values: unknown[] } {
-  switch (o.state) {
-    case 'succeeded':
-      return {
-        set: `state = 'succeeded', result = $3::jsonb, reason = NULL, error = NULL, finished_at = $4`,
-        values: [jsonParam(o.result), now],
-      };
-    case 'scheduled':
-      return {
-        set: `state = 'scheduled', due_at = $3, reason = $4, error = $5::jsonb, not_fired_reported = false,
-              checks = checks + CASE WHEN $4 = 'checkAgain' THEN 1 ELSE 0 END,
-              attempt = CASE $4 WHEN 'checkAgain' THEN 0 WHEN 'released' THEN greatest(attempt - 1, 0)
-                                ELSE attempt END`,
-        values: [o.dueAt, o.reason, jsonParam(o.error)],
-      };
-    case 'dead':
-      return {
-        set: `state = 'dead', error = $3::jsonb, reason = NULL, finished_at = $4`,
-        values: [jsonParam(o.error), now],
-      };
-    case 'cancelled':
-      return { set: `state = 'cancelled', reason = $3, finished_at = $4`, values: [o.reason, now] };
-  }
+const HELD = `r.id = u.id AND r.lease_token = u.token`;
+
+/**
+ * The settlement's common table expressions; `settled` is their result. One UPDATE … FROM unnest(…) per
+ * outcome (an empty group matches nothing), then one INSERT of the attempt records of the runs that were
+ * settled. Parameters: $1 now; succeeded $2–$4 (id, token, result); scheduled again $5–$9 (id, token,
+ * due_at, reason, error); dead $10–$12 (id, token, error); cancelled $13–$15 (id, token, reason); attempts
+ * $16–$23. retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands
+ * the attempt back (a graceful stop is not a failure).
+ */
+export function settleCtes(s: string): string {
+  const cols = columns(RUN_COLUMNS, 'r');
+  return `
+    ok AS (
+      UPDATE ${s}.runs AS r
+         SET state = 'succeeded', result = u.result::jsonb, reason = NULL, error = NULL, finished_at = $1,
+             ${RELEASE_LEASE}
+        FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, token, result)
+       WHERE ${HELD}
+      RETURNING ${cols}
+    ), again AS (
+      UPDATE ${s}.runs AS r
+         SET state = 'scheduled', due_at = u.due_at, reason = u.reason, error = u.error::jsonb,
+             not_fired_reported = false,
+             checks = r.checks + CASE WHEN u.reason = 'checkAgain' THEN 1 ELSE 0 END,
+             attempt = CASE u.reason WHEN 'checkAgain' THEN 0 WHEN 'released' THEN greatest(r.attempt - 1, 0)
+                                     ELSE r.attempt END,
+             ${RELEASE_LEASE}
+        FROM unnest($5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
+          AS u(id, token, due_at, reason, error)
+       WHERE ${HELD}
+      RETURNING ${cols}
+    ), dead AS (
+      UPDATE ${s}.runs AS r
+         SET state = 'dead', error = u.error::jsonb, reason = NULL, finished_at = $1, ${RELEASE_LEASE}
+        FROM unnest($10::bigint[], $11::text[], $12::text[]) AS u(id, token, error)
+       WHERE ${HELD}
+      RETURNING ${cols}
+    ), gone AS (
+      UPDATE ${s}.runs AS r
+         SET state = 'cancelled', reason = u.reason, finished_at = $1, ${RELEASE_LEASE}
+        FROM unnest($13::bigint[], $14::text[], $15::text[]) AS u(id, token, reason)
+       WHERE ${HELD}
+      RETURNING ${cols}
+    ), settled AS (
+      SELECT * FROM ok UNION ALL SELECT * FROM again UNION ALL SELECT * FROM dead UNION ALL SELECT * FROM gone
+    ), recorded AS (
+      INSERT INTO ${s}.attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome,
+        error, result)
+      SELECT st.tenant_id, a.run_id, a.attempt, a.worker_id, a.started_at, a.finished_at, a.outcome,
+             a.error::jsonb, a.result::jsonb
+        FROM unnest($16::bigint[], $17::int[], $18::text[], $19::bigint[], $20::bigint[], $21::text[],
+                    $22::text[], $23::text[]) WITH ORDINALITY
+               AS a(run_id, attempt, worker_id, started_at, finished_at, outcome, error, result, n)
+        JOIN settled AS st ON st.id = a.run_id
+       ORDER BY a.n
+    )`;
 }
 
-/** Settles each run whose lease token matches; a refused settlement (lost lease) yields null. */
+/** A batch's settlement in one statement (parameters: settleParams). */
+export function settleSql(s: string): string {
+  return `WITH ${settleCtes(s)} SELECT * FROM settled`;
+}
+
+/** The settlements a statement is sent for: well-formed ids, each run once (a second one is refused). */
+export function sendable(settlements: Settlement[]): Settlement[] {
+  const seen = new Set<string>();
+  return settlements.filter((x) => ID_RE.test(x.runId) && !seen.has(x.runId) && seen.add(x.runId));
+}
+
+/** The parameters of settleCtes ($1–$23) for these (sendable) settlements. */
+export function settleParams(now: number, valid: Settlement[]): unknown[] {
+  const pick = <S extends Settlement['outcome']['state']>(state: S) =>
+    valid.filter(
+      (x): x is Settlement & { outcome: Extract<Settlement['outcome'], { state: S }> } =>
+        x.outcome.state === state,
+    );
+  const ok = pick('succeeded');
+  const again = pick('scheduled');
+  const dead = pick('dead');
+  const gone = pick('cancelled');
+  const a = valid.map((x) => x.attempt);
+  return [
+    now,
+    ok.map((x) => x.runId),
+    ok.map((x) => x.token),
+    ok.map((x) => jsonParam(x.outcome.result)),
+    again.map((x) => x.runId),
+    again.map((x) => x.token),
+    again.map((x) => x.outcome.dueAt),
+    again.map((x) => x.outcome.reason),
+    again.map((x) => jsonParam(x.outcome.error)),
+    dead.map((x) => x.runId),
+    dead.map((x) => x.token),
+    dead.map((x) => jsonParam(x.outcome.error)),
+    gone.map((x) => x.runId),
+    gone.map((x) => x.token),
+    gone.map((x) => x.outcome.reason),
+    valid.map((x) => x.runId),
+    a.map((x) => x.attempt),
+    a.map((x) => x.workerId),
+    a.map((x) => x.startedAt),
+    a.map((x) => x.finishedAt),
+    a.map((x) => x.outcome),
+    a.map((x) => jsonParam(x.error)),
+    a.map((x) => jsonParam(x.result)),
+  ];
+}
+
+/**
+ * Each settlement's transition, in input order, from the rows the statement settled (null: refused), and the
+ * earliest instant a run was scheduled again at (for the wake-up), if any.
+ */
+export function settledTransitions(
+  settlements: Settlement[],
+  rows: RunRow[],
+): { settled: (Transition | null)[]; wakeAt: number | null } {
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  let wakeAt: number | null = null;
+  const settled = settlements.map((x): Transition | null => {
+    const row = byId.get(x.runId);
+    if (row === undefined) return null;
+    byId.delete(x.runId); // a duplicate later in the batch was refused
+    if (x.outcome.state === 'scheduled') wakeAt = Math.min(wakeAt ?? Infinity, x.outcome.dueAt);
+    return { run: toRun(row), from: 'running', to: x.outcome.state };
+  });
+  return { settled, wakeAt };
+}
+
+/**
+ * Settles each run whose lease token matches, in one statement (its own transaction); a refused settlement
+ * (lost lease) yields null. The wake-up for runs scheduled again follows the commit.
+ */
 export async function settleRuns(
   db: PgDb,
   settlements: Settlement[],
   now: number,
 ): Promise<(Transition | null)[]> {
-  if (settlements.length === 0) return [];
-  return db.tx((c) => settleIn(db, c, settlements, now));
-}
-
-/** settleRuns inside the caller's transaction. */
-export async function settleIn(
-  db: PgDb,
-  c: PgQueryable,
-  settlements: Settlement[],
-  now: number,
-): Promise<(Transition | null)[]> {
-  const out: (Transition | null)[] = [];
-  let wake: number | null = null;
-  for (const s of settlements) {
-    if (!ID_RE.test(s.runId)) {
-      out.push(null);
-      continue;
-    }
-    const ch = changeOf(s.outcome, now);
-    const { rows } = await c.query<RunRow>(
-      `UPDATE ${db.s}.runs SET ${ch.set}, ${RELEASE_LEASE}
-        WHERE id = $1 AND state = 'running' AND lease_token = $2
-        RETURNING *`,
-      [s.runId, s.token, ...ch.values],
-    );
-    const row = rows[0];
-    if (row === undefined) {
-      out.push(null);
-      continue;
-    }
-    const a = s.attempt;
-    await c.query(
-      `INSERT INTO ${db.s}.attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome,
-         error, result)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb)`,
-      [
-        row.tenant_id,
-        row.id,
-        a.attempt,
-        a.workerId,
-        a.startedAt,
-        a.finishedAt,
-        a.outcome,
-        jsonParam(a.error),
-        jsonParam(a.result),
-      ],
-    );
-    if (s.outcome.state === 'scheduled') wake = Math.min(wake ?? Infinity, s.outcome.dueAt);
-    out.push({ run: toRun(row), from: 'running', to: s.outcome.state });
-  }
-  if (wake !== null) await db.notifyWake(c, wake);
-  return out;
+  const valid = sendable(settlements);
+  if (valid.length === 0) return settlements.map(() => null);
+  const rows = await db.hotQuery<RunRow>(db.named('settle', settleSql, settleParams(now, valid)));
+  const { settled, wakeAt } = settledTransitions(settlements, rows);
+  if (wakeAt !== null) await db.notifyWake(db.pool, wakeAt);
+  return settled;
 }
 
 /**

@@ -113,6 +113,74 @@ export interface ApiKeyRow {
   last_used_at: Int8 | null;
 }
 
+/** The columns of `runs`, listed rather than `*` so a prepared statement's result type never changes. */
+export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
+  'id',
+  'tenant_id',
+  'schedule_id',
+  'schedule_key',
+  'schedule_version',
+  'occurrence_key',
+  'occurrence_id',
+  'kind',
+  'state',
+  'scheduled_for',
+  'due_at',
+  'expires_at',
+  'priority',
+  'attempt',
+  'max_attempts',
+  'checks',
+  'overlap',
+  'payload',
+  'reason',
+  'error',
+  'result',
+  'details',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'lease_owner',
+  'lease_token',
+  'lease_expires_at',
+  'attempt_started_at',
+  'not_fired_reported',
+];
+
+/** The columns of `schedules`, listed for the same reason. */
+export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
+  'id',
+  'tenant_id',
+  'key',
+  'spec',
+  'spec_kind',
+  'tz',
+  'target',
+  'target_kind',
+  'payload',
+  'policies',
+  'overlap',
+  'start_at',
+  'end_at',
+  'max_runs',
+  'jitter_ms',
+  'description',
+  'state',
+  'version',
+  'next_fire_at',
+  'fired_count',
+  'paused_at',
+  'note',
+  'claimed_until',
+  'created_at',
+  'updated_at',
+];
+
+/** A column list for SQL, each column qualified by `alias`. */
+export function columns(list: readonly string[], alias: string): string {
+  return list.map((c) => `${alias}.${c}`).join(', ');
+}
+
 const num = (v: Int8): number => Number(v);
 const numOrNull = (v: Int8 | null): number | null => (v === null ? null : Number(v));
 

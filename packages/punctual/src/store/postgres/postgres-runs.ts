@@ -7,7 +7,7 @@ import type { RunReason, RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { ID_RE, jsonParam, toRun, type RunRow } from './postgres-rows.js';
+import { ID_RE, jsonParam, RUN_COLUMNS, toRun, type RunRow } from './postgres-rows.js';
 
 /** A schedule id as the BIGINT it names; SCHEDULE_NOT_FOUND when it cannot name a row. */
 export function scheduleIdOf(id: string): string {
@@ -23,11 +23,61 @@ export function transitionsOf(rows: RunRow[], from: RunState | null): Transition
 }
 
 /**
- * Inserts runs in one statement. Unique occurrences (`unique`) get occurrence_key `<scheduleId>:<scheduledFor>`
- * and a duplicate is silently left out. Every run that is not manual keeps that text as occurrence_id, even
- * when not unique (a skipped record leaves the instant free for a backfill). Queues a wake-up for the
- * earliest inserted scheduled run.
+ * The INSERT of runs from arrays: parameters $first to $first+15 are the columns (runValues), $first+16 now.
+ * `guard` (SQL) must hold for anything to be inserted. Unique occurrences (`unique`) get occurrence_key
+ * `<scheduleId>:<scheduledFor>` and a duplicate is silently left out. Every run that is not manual keeps
+ * that text as occurrence_id, even when not unique (a skipped record leaves the instant free for a
+ * backfill).
  */
+export function insertRunsSql(s: string, first: number, guard = 'true'): string {
+  const $ = (i: number) => `$${first + i}`;
+  const now = `${$(16)}::bigint`;
+  return `
+    INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
+      occurrence_id, kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload,
+      reason, details, created_at, finished_at)
+    SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key,
+           CASE WHEN u.kind = 'manual' THEN NULL ELSE u.schedule_id || ':' || u.scheduled_for END, u.kind,
+           u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
+           u.payload::jsonb, u.reason, u.details::jsonb,
+           ${now}, CASE WHEN u.state = 'scheduled' THEN NULL ELSE ${now} END
+      FROM unnest(${$(0)}::text[], ${$(1)}::bigint[], ${$(2)}::text[], ${$(3)}::int[], ${$(4)}::text[],
+                  ${$(5)}::text[], ${$(6)}::text[], ${$(7)}::bigint[], ${$(8)}::bigint[], ${$(9)}::bigint[],
+                  ${$(10)}::int[], ${$(11)}::int[], ${$(12)}::text[], ${$(13)}::text[], ${$(14)}::text[],
+                  ${$(15)}::text[])
+        WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
+                             state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap,
+                             payload, reason, details, n)
+     WHERE ${guard}
+     ORDER BY u.n
+    ON CONFLICT (occurrence_key) DO NOTHING
+    RETURNING ${RUN_COLUMNS.join(', ')}`;
+}
+
+/** The values of insertRunsSql, in order (the column arrays, then now). */
+export function runValues(runs: RunInsert[], now: number): unknown[] {
+  return [
+    runs.map((r) => r.tenantId),
+    runs.map((r) => scheduleIdOf(r.scheduleId)),
+    runs.map((r) => r.scheduleKey),
+    runs.map((r) => r.scheduleVersion),
+    runs.map((r) => (r.unique ? `${r.scheduleId}:${r.scheduledFor}` : null)),
+    runs.map((r) => r.kind),
+    runs.map((r) => r.state),
+    runs.map((r) => r.scheduledFor),
+    runs.map((r) => r.dueAt),
+    runs.map((r) => r.expiresAt),
+    runs.map((r) => r.priority),
+    runs.map((r) => r.maxAttempts),
+    runs.map((r) => r.overlap),
+    runs.map((r) => jsonParam(r.payload)),
+    runs.map((r) => r.reason),
+    runs.map((r) => jsonParam(r.details)),
+    now,
+  ];
+}
+
+/** Inserts runs in one statement (insertRunsSql); queues a wake-up for the earliest inserted scheduled run. */
 export async function insertRunRows(
   db: PgDb,
   c: PgQueryable,
@@ -35,43 +85,7 @@ export async function insertRunRows(
   now: number,
 ): Promise<Transition[]> {
   if (runs.length === 0) return [];
-  const { rows } = await c.query<RunRow>(
-    `INSERT INTO ${db.s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
-       occurrence_id, kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload, reason, details,
-       created_at, finished_at)
-     SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key,
-       CASE WHEN u.kind = 'manual' THEN NULL ELSE u.schedule_id || ':' || u.scheduled_for END, u.kind, u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
-       u.payload::jsonb, u.reason, u.details::jsonb,
-       $17::bigint, CASE WHEN u.state = 'scheduled' THEN NULL ELSE $17::bigint END
-     FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
-                 $8::bigint[], $9::bigint[], $10::bigint[], $11::int[], $12::int[], $13::text[],
-                 $14::text[], $15::text[], $16::text[])
-       WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
-                            state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap,
-                            payload, reason, details, n)
-     ORDER BY u.n
-     ON CONFLICT (occurrence_key) DO NOTHING
-     RETURNING *`,
-    [
-      runs.map((r) => r.tenantId),
-      runs.map((r) => scheduleIdOf(r.scheduleId)),
-      runs.map((r) => r.scheduleKey),
-      runs.map((r) => r.scheduleVersion),
-      runs.map((r) => (r.unique ? `${r.scheduleId}:${r.scheduledFor}` : null)),
-      runs.map((r) => r.kind),
-      runs.map((r) => r.state),
-      runs.map((r) => r.scheduledFor),
-      runs.map((r) => r.dueAt),
-      runs.map((r) => r.expiresAt),
-      runs.map((r) => r.priority),
-      runs.map((r) => r.maxAttempts),
-      runs.map((r) => r.overlap),
-      runs.map((r) => jsonParam(r.payload)),
-      runs.map((r) => r.reason),
-      runs.map((r) => jsonParam(r.details)),
-      now,
-    ],
-  );
+  const { rows } = await c.query<RunRow>(insertRunsSql(db.s, 1), runValues(runs, now));
   const transitions = transitionsOf(rows, null);
   const due = transitions.filter((t) => t.to === 'scheduled').map((t) => t.run.dueAt);
   if (due.length > 0) await db.notifyWake(c, Math.min(...due));

@@ -1,12 +1,10 @@
-// Schedule operations of the PostgreSQL store: upsert by (tenant, key) with versioning, pause, resume,
-// delete, and the materializer's claim (FOR UPDATE SKIP LOCKED) and compare-and-set advance. Each function
-// is one transaction. It must never read a clock: `now` always arrives as a parameter.
+// Schedule operations of the PostgreSQL store: upsert by (tenant, key) with versioning (one at a time or a
+// batch), lookups, pause, resume, delete. Each function is one transaction. The materializer's claim and
+// advance are in postgres-materializer.ts. It must never read a clock: `now` always arrives as a parameter.
 
 import { PunctualError } from '../../errors.js';
 import { targetKind } from '../../domain/target.js';
 import type {
-  Advance,
-  AdvanceResult,
   Page,
   PutScheduleRequest,
   PutScheduleResult,
@@ -27,7 +25,7 @@ import {
   toSchedule,
   type ScheduleRow,
 } from './postgres-rows.js';
-import { cancelScheduledRuns, insertRunRows, scheduleIdOf } from './postgres-runs.js';
+import { cancelScheduledRuns, insertRunRows } from './postgres-runs.js';
 
 function conflict(key: string, expected: number, actual: number | null): PunctualError {
   return new PunctualError(
@@ -45,19 +43,55 @@ export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<Pu
   return db.tx((c) => putIn(db, c, req));
 }
 
-/** Several puts in one transaction: all of them are written, or none. */
+/**
+ * Several puts in one transaction: all of them are written, or none. The batch's existing schedules are
+ * locked in one statement and its new ones inserted in one; a batch that names a key twice is applied one
+ * put after the other, so the second sees the first.
+ */
 export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
   if (reqs.length === 0) return [];
+  const keys = reqs.map((r) => keyOf(r.draft.tenantId, r.draft.key));
   return db.tx(async (c) => {
+    if (new Set(keys).size < keys.length) {
+      const out: PutScheduleResult[] = [];
+      for (const req of reqs) out.push(await putIn(db, c, req));
+      return out;
+    }
+    // In id order, so two batches lock their common schedules in the same order.
+    const { rows: found } = await c.query<ScheduleRow>(
+      `SELECT s.* FROM ${db.s}.schedules AS s
+         JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, key) ON s.tenant_id = k.tenant_id AND s.key = k.key
+        ORDER BY s.id
+        FOR UPDATE OF s`,
+      [reqs.map((r) => r.draft.tenantId), reqs.map((r) => r.draft.key)],
+    );
+    const current = new Map(found.map((r) => [keyOf(r.tenant_id, r.key), r]));
     const out: PutScheduleResult[] = [];
-    for (const req of reqs) out.push(await putIn(db, c, req));
+    const fresh: number[] = [];
+    for (const [i, req] of reqs.entries()) {
+      const row = current.get(keys[i]!);
+      if (row !== undefined) out[i] = await changeIn(db, c, req, row);
+      else if (req.expectedVersion !== undefined) throw conflict(req.draft.key, req.expectedVersion, null);
+      else fresh.push(i);
+    }
+    const created = await insertSchedules(
+      db,
+      c,
+      fresh.map((i) => reqs[i]!),
+    );
+    fresh.forEach((i, n) => (out[i] = created[n]!));
     return out;
   });
 }
 
-async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise<PutScheduleResult> {
-  const d = req.draft;
-  const content = [
+/** A map key for (tenant, key). */
+function keyOf(tenantId: string, key: string): string {
+  return JSON.stringify([tenantId, key]);
+}
+
+/** The schedule columns a put writes, in the order of the INSERT and the UPDATE below. */
+function contentOf(d: PutScheduleRequest['draft']): unknown[] {
+  return [
     d.spec,
     d.specKind,
     d.tz,
@@ -72,6 +106,55 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
     d.jitterMs,
     d.description,
   ];
+}
+
+/**
+ * Inserts new schedules in one statement, results in the order given. A key another instance created
+ * meanwhile inserts nothing: the transaction starts over and takes the update path for it.
+ */
+async function insertSchedules(
+  db: PgDb,
+  c: PgQueryable,
+  reqs: PutScheduleRequest[],
+): Promise<PutScheduleResult[]> {
+  if (reqs.length === 0) return [];
+  const content = reqs.map((r) => contentOf(r.draft));
+  const column = (i: number) => content.map((v) => v[i]);
+  const { rows } = await c.query<ScheduleRow>(
+    `INSERT INTO ${db.s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
+       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, state, version,
+       next_fire_at, fired_count, created_at, updated_at)
+     SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
+            u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
+            'active', 1, u.next_fire_at, 0, u.now, u.now
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                   $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
+                   $14::bigint[], $15::text[], $16::bigint[], $17::bigint[]) WITH ORDINALITY
+         AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
+              end_at, max_runs, jitter_ms, description, next_fire_at, now, n)
+      ORDER BY u.n
+     ON CONFLICT (tenant_id, key) DO NOTHING
+     RETURNING *`,
+    [
+      reqs.map((r) => r.draft.tenantId),
+      reqs.map((r) => r.draft.key),
+      ...Array.from({ length: 13 }, (_, i) => column(i)),
+      reqs.map((r) => r.nextFireAt),
+      reqs.map((r) => r.now),
+    ],
+  );
+  if (rows.length < reqs.length) throw new RetryTransaction();
+  const byKey = new Map(rows.map((r) => [keyOf(r.tenant_id, r.key), r]));
+  return reqs.map((r) => ({
+    schedule: toSchedule(byKey.get(keyOf(r.draft.tenantId, r.draft.key))!),
+    created: true,
+    changed: true,
+    transitions: [],
+  }));
+}
+
+async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise<PutScheduleResult> {
+  const d = req.draft;
   const { rows: found } = await c.query<ScheduleRow>(
     `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 FOR UPDATE`,
     [d.tenantId, d.key],
@@ -79,20 +162,19 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
   const current = found[0];
   if (current === undefined) {
     if (req.expectedVersion !== undefined) throw conflict(d.key, req.expectedVersion, null);
-    const { rows } = await c.query<ScheduleRow>(
-      `INSERT INTO ${db.s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-         policies, overlap, start_at, end_at, max_runs, jitter_ms, description, state, version,
-         next_fire_at, fired_count, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9::jsonb, $10, $11, $12, $13, $14, $15,
-               'active', 1, $16, 0, $17, $17)
-       ON CONFLICT (tenant_id, key) DO NOTHING
-       RETURNING *`,
-      [d.tenantId, d.key, ...content, req.nextFireAt, req.now],
-    );
-    // Another instance created the same key a moment ago: start over and update it instead.
-    if (rows[0] === undefined) throw new RetryTransaction();
-    return { schedule: toSchedule(rows[0]), created: true, changed: true, transitions: [] };
+    return (await insertSchedules(db, c, [req]))[0]!;
   }
+  return changeIn(db, c, req, current);
+}
+
+/** A put of an existing schedule, locked by the caller: compare-and-set, then update unless unchanged. */
+async function changeIn(
+  db: PgDb,
+  c: PgQueryable,
+  req: PutScheduleRequest,
+  current: ScheduleRow,
+): Promise<PutScheduleResult> {
+  const d = req.draft;
   if (req.expectedVersion !== undefined && req.expectedVersion !== current.version) {
     throw conflict(d.key, req.expectedVersion, current.version);
   }
@@ -108,7 +190,7 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
             claimed_until = NULL, updated_at = $16
       WHERE id = $1
       RETURNING *`,
-    [current.id, ...content, req.nextFireAt, req.now],
+    [current.id, ...contentOf(d), req.nextFireAt, req.now],
   );
   const transitions = await cancelScheduledRuns(db, c, String(current.id), 'updated', req.now);
   return { schedule: toSchedule(rows[0]!), created: false, changed: true, transitions };
@@ -121,6 +203,22 @@ export async function getSchedule(db: PgDb, tenantId: string, key: string): Prom
     [tenantId, key],
   );
   return rows[0] === undefined ? undefined : toSchedule(rows[0]);
+}
+
+/** The tenant's schedules with these keys (schedules_tenant_key), once each, in the order of `keys`. */
+export async function getSchedules(db: PgDb, tenantId: string, keys: string[]): Promise<Schedule[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.query<ScheduleRow>(
+    `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = ANY($2::text[])`,
+    [tenantId, keys],
+  );
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const out: Schedule[] = [];
+  for (const key of new Set(keys)) {
+    const row = byKey.get(key);
+    if (row !== undefined) out.push(toSchedule(row));
+  }
+  return out;
 }
 
 export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Schedule>> {
@@ -219,61 +317,5 @@ export async function resumeSchedule(
   });
 }
 
-/** Claims ($3) due schedules: schedules_due range up to the horizon ($2), claim lapsed by $1, for $4 ms. */
-export function claimDueSchedulesSql(s: string): string {
-  return `
-    UPDATE ${s}.schedules AS s
-       SET claimed_until = $1::bigint + $4::bigint
-      FROM (SELECT id FROM ${s}.schedules
-             WHERE state = 'active' AND next_fire_at <= $2
-               AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY next_fire_at, id
-             LIMIT $3
-             FOR UPDATE SKIP LOCKED) AS due
-     WHERE s.id = due.id
-     RETURNING s.*`;
-}
-
-/**
- * Claims active schedules due by `horizon` for `leaseMs`. SKIP LOCKED lets concurrent materializers take
- * disjoint sets; the lease (claimed_until) keeps a schedule out of other claims while it is being advanced.
- */
-export async function claimDueSchedules(
-  db: PgDb,
-  req: { now: number; horizon: number; limit: number; leaseMs: number },
-): Promise<Schedule[]> {
-  const rows = await db.query<ScheduleRow>(claimDueSchedulesSql(db.s), [
-    req.now,
-    req.horizon,
-    req.limit,
-    req.leaseMs,
-  ]);
-  return rows.map(toSchedule).sort((a, b) => a.nextFireAt! - b.nextFireAt! || Number(a.id) - Number(b.id));
-}
-
-/** Compare-and-set on (version, nextFireAt, active): on conflict nothing is written. */
-export async function advanceSchedule(db: PgDb, a: Advance): Promise<AdvanceResult> {
-  const id = scheduleIdOf(a.scheduleId);
-  return db.tx(async (c) => {
-    const { rowCount } = await c.query(
-      `UPDATE ${db.s}.schedules
-          SET next_fire_at = $5, fired_count = fired_count + $6,
-              state = CASE WHEN $7::boolean THEN 'completed' ELSE state END,
-              claimed_until = NULL
-        WHERE id = $1 AND tenant_id = $2 AND version = $3 AND state = 'active'
-          AND next_fire_at IS NOT DISTINCT FROM $4::bigint`,
-      [id, a.tenantId, a.version, a.expectedNextFireAt, a.nextFireAt, a.fired, a.complete],
-    );
-    if (rowCount !== 1) return { status: 'conflict', transitions: [] };
-    const transitions = await insertRunRows(db, c, a.runs, a.now);
-    return { status: 'advanced', transitions };
-  });
-}
-
-export async function nextScheduleAt(db: PgDb): Promise<number | null> {
-  // One probe of schedules_due.
-  const rows = await db.query<{ at: number | null }>(
-    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE state = 'active'`,
-  );
-  return rows[0]?.at ?? null;
-}
+/** For the EXPLAIN script, which reads the materializer's claim from here. */
+export { claimDueSchedulesSql } from './postgres-materializer.js';

@@ -1,10 +1,11 @@
-// The PostgreSQL store: the Store and TenantStore contracts over a pooled `pg` connection, for one or many
+// The PostgreSQL store: the Store and TenantStore contracts over pooled `pg` connections, for one or many
 // Punctual processes sharing a database (capabilities.multiInstance). This file owns the store's lifecycle:
-// the lazy driver load, the pool, the LISTEN connection for wake-ups, close; each operation lives in a
+// the lazy driver load, the two pools, the LISTEN connection for wake-ups, close; each operation lives in a
 // sibling postgres-*.ts file. It never reads a clock for data decisions (`now` is always a parameter), never
 // interpolates a value into SQL, and never lets a connection error crash the process.
 
 import { PunctualError } from '../../errors.js';
+import type { Json } from '../../domain/json.js';
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type {
@@ -25,16 +26,19 @@ import type {
   StoreStats,
   Transition,
 } from '../store.js';
+import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { migrate } from './migrations.js';
-import { claimIn, claimRuns } from './postgres-claim.js';
+import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
 import { PgDb, validateSchema, wakeChannel } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
-import { cancelRun, extendLeases, reclaimExpiredLeases, settleIn, settleRuns } from './postgres-leases.js';
+import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
 import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './postgres-queries.js';
 import { insertRunRows } from './postgres-runs.js';
+import * as materializer from './postgres-materializer.js';
 import * as schedules from './postgres-schedules.js';
+import * as kv from './postgres-kv.js';
 import * as tenants from './postgres-tenants.js';
 import { Wakeups } from './postgres-wakeups.js';
 
@@ -42,15 +46,23 @@ export interface PostgresStoreOptions {
   connectionString: string;
   /** Schema holding Punctual's tables (created by migrate). Default `punctual`. */
   schema?: string;
-  /** Connections in the pool. Default 10. */
+  /** Connections in the main pool: every statement but the hot ones (hotPoolSize). Default 10. */
   poolSize?: number;
+  /**
+   * Connections that run only the hot statements: the claim page, the settlement, the materializer's advance
+   * (a worker and a materializer use at most three at once). Default 3.
+   */
+  hotPoolSize?: number;
   /** Open a LISTEN connection for wake-ups when the first listener registers. Default true. */
   listen?: boolean;
   /** Connection errors no operation can report (an idle pool client, the LISTEN connection). */
   onError?: (err: unknown) => void;
 }
 
-export class PostgresStore implements Store, TenantStore {
+const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_HOT_POOL_SIZE = 3;
+
+export class PostgresStore implements Store, TenantStore, KvStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
   readonly schema: string;
   readonly #opts: PostgresStoreOptions;
@@ -67,11 +79,16 @@ export class PostgresStore implements Store, TenantStore {
   #conn(): Promise<PgDb> {
     if (this.#closed)
       return Promise.reject(new PunctualError('STORE_CLOSED', 'the PostgreSQL store was closed'));
-    this.#db ??= createPool(this.#opts.connectionString, this.#opts.poolSize ?? 10).then(
-      (pool) => {
+    const url = this.#opts.connectionString;
+    this.#db ??= Promise.all([
+      createPool(url, this.#opts.poolSize ?? DEFAULT_POOL_SIZE),
+      createPool(url, this.#opts.hotPoolSize ?? DEFAULT_HOT_POOL_SIZE),
+    ]).then(
+      ([pool, hot]) => {
         // An idle client losing its connection emits on the pool; without a listener that would crash.
         pool.on('error', (err) => this.#report(err));
-        return new PgDb(pool, this.schema);
+        hot.on('error', (err) => this.#report(err));
+        return new PgDb(pool, hot, this.schema);
       },
       (err: unknown) => {
         this.#db = undefined;
@@ -101,7 +118,7 @@ export class PostgresStore implements Store, TenantStore {
     const db = await this.#db?.catch(() => undefined);
     if (db) {
       db.markClosed();
-      await db.pool.end();
+      await Promise.all([db.pool.end(), db.hot.end()]);
     }
   }
 
@@ -116,6 +133,10 @@ export class PostgresStore implements Store, TenantStore {
 
   async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
     return schedules.getSchedule(await this.#conn(), tenantId, key);
+  }
+
+  async getSchedules(tenantId: string, keys: string[]): Promise<Schedule[]> {
+    return schedules.getSchedules(await this.#conn(), tenantId, keys);
   }
 
   async listSchedules(q: ScheduleQuery): Promise<Page<Schedule>> {
@@ -154,15 +175,15 @@ export class PostgresStore implements Store, TenantStore {
     leaseMs: number;
   }): Promise<Schedule[]> {
     if (req.limit <= 0) return [];
-    return schedules.claimDueSchedules(await this.#conn(), req);
+    return materializer.claimDueSchedules(await this.#conn(), req);
   }
 
   async advanceSchedule(a: Advance): Promise<AdvanceResult> {
-    return schedules.advanceSchedule(await this.#conn(), a);
+    return materializer.advanceSchedule(await this.#conn(), a);
   }
 
   async nextScheduleAt(): Promise<number | null> {
-    return schedules.nextScheduleAt(await this.#conn());
+    return materializer.nextScheduleAt(await this.#conn());
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
@@ -188,16 +209,12 @@ export class PostgresStore implements Store, TenantStore {
     return settleRuns(await this.#conn(), settlements, now);
   }
 
-  /** Settles, then claims, in one transaction: one commit per worker cycle instead of two. */
+  /** Settles, then claims, in one statement (one commit per worker cycle) when no run needs a decision. */
   async settleAndClaim(
     settlements: Settlement[],
     claim: ClaimRequest,
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
-    const db = await this.#conn();
-    return db.tx(async (c) => ({
-      settled: settlements.length === 0 ? [] : await settleIn(db, c, settlements, claim.now),
-      claim: await claimIn(db, c, claim),
-    }));
+    return settleAndClaim(await this.#conn(), settlements, claim);
   }
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
@@ -314,6 +331,22 @@ export class PostgresStore implements Store, TenantStore {
 
   async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
     return tenants.countRunsStartedSince(await this.#conn(), tenantId, since);
+  }
+
+  async kvGet(tenantId: string, key: string): Promise<{ value: Json; updatedAt: number } | undefined> {
+    return kv.kvGet(await this.#conn(), tenantId, key);
+  }
+
+  async kvSet(tenantId: string, key: string, value: Json, now: number, limits: KvLimits): Promise<void> {
+    return kv.kvSet(await this.#conn(), tenantId, key, value, now, limits);
+  }
+
+  async kvDelete(tenantId: string, key: string): Promise<boolean> {
+    return kv.kvDelete(await this.#conn(), tenantId, key);
+  }
+
+  async kvList(tenantId: string, q: KvListQuery): Promise<Page<KvEntry>> {
+    return kv.kvList(await this.#conn(), tenantId, q);
   }
 }
 

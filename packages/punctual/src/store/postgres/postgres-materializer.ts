@@ -1,0 +1,105 @@
+// The materializer's side of the PostgreSQL store: claiming due schedules (FOR UPDATE SKIP LOCKED, so
+// instances take disjoint sets), the compare-and-set advance that inserts a schedule's runs, and the earliest
+// next occurrence. The advance is one statement: one round trip and one commit per schedule. It must never
+// read a clock: `now` always arrives as a parameter.
+
+import type { Schedule } from '../../domain/schedule.js';
+import type { Advance, AdvanceResult } from '../store.js';
+import type { PgDb } from './postgres-database.js';
+import { toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
+import { insertRunsSql, runValues, scheduleIdOf, transitionsOf } from './postgres-runs.js';
+
+/** Claims ($3) due schedules: schedules_due range up to the horizon ($2), claim lapsed by $1, for $4 ms. */
+export function claimDueSchedulesSql(s: string): string {
+  return `
+    UPDATE ${s}.schedules AS s
+       SET claimed_until = $1::bigint + $4::bigint
+      FROM (SELECT id FROM ${s}.schedules
+             WHERE state = 'active' AND next_fire_at <= $2
+               AND (claimed_until IS NULL OR claimed_until <= $1)
+             ORDER BY next_fire_at, id
+             LIMIT $3
+             FOR UPDATE SKIP LOCKED) AS due
+     WHERE s.id = due.id
+     RETURNING s.*`;
+}
+
+/**
+ * Claims active schedules due by `horizon` for `leaseMs`. SKIP LOCKED lets concurrent materializers take
+ * disjoint sets; the lease (claimed_until) keeps a schedule out of other claims while it is being advanced.
+ */
+export async function claimDueSchedules(
+  db: PgDb,
+  req: { now: number; horizon: number; limit: number; leaseMs: number },
+): Promise<Schedule[]> {
+  const rows = await db.query<ScheduleRow>(claimDueSchedulesSql(db.s), [
+    req.now,
+    req.horizon,
+    req.limit,
+    req.leaseMs,
+  ]);
+  return rows.map(toSchedule).sort((a, b) => a.nextFireAt! - b.nextFireAt! || Number(a.id) - Number(b.id));
+}
+
+/**
+ * The materializer's advance in one statement, so one round trip and one commit: the compare-and-set on the
+ * schedule ($1 id, $2 tenant, $3 version, $4 expected next_fire_at; then $5 next_fire_at, $6 fired, $7
+ * complete), the insert of its runs only when the compare-and-set matched ($8–$24, insertRunsSql), and the
+ * wake-up ($25 channel) for the earliest scheduled run inserted, delivered at the commit. A second advance
+ * of the same step waits for the first's row lock, re-reads the row, no longer matches and inserts nothing.
+ * The compare-and-set conditions are one `(…) IS TRUE` test, which no index can serve: the primary key is
+ * then the only index for this statement, whose generic plan (the hot pool's) could otherwise walk
+ * schedules_due or schedules_tenant_key, chosen when the table was too small to tell.
+ */
+export function advanceSql(s: string): string {
+  return `
+    WITH adv AS (
+      UPDATE ${s}.schedules
+         SET next_fire_at = $5, fired_count = fired_count + $6,
+             state = CASE WHEN $7::boolean THEN 'completed' ELSE state END,
+             claimed_until = NULL
+       WHERE id = $1
+         AND (tenant_id = $2 AND version = $3 AND state = 'active'
+              AND next_fire_at IS NOT DISTINCT FROM $4::bigint) IS TRUE
+      RETURNING id
+    ), ins AS (${insertRunsSql(s, 8, 'EXISTS (SELECT 1 FROM adv)')}
+    ), woke AS (
+      SELECT pg_notify($25, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
+    )
+    SELECT (SELECT count(*) FROM adv) AS advanced, (SELECT count(*) FROM woke) AS woke, ins.*
+      FROM (SELECT 1) AS one LEFT JOIN ins ON true`;
+}
+
+/** Compare-and-set on (version, nextFireAt, active): on conflict nothing is written. */
+export async function advanceSchedule(db: PgDb, a: Advance): Promise<AdvanceResult> {
+  const id = scheduleIdOf(a.scheduleId);
+  const rows = await db.hotQuery<RunRow & { advanced: number | string }>(
+    db.named('advance', advanceSql, [
+      id,
+      a.tenantId,
+      a.version,
+      a.expectedNextFireAt,
+      a.nextFireAt,
+      a.fired,
+      a.complete,
+      ...runValues(a.runs, a.now),
+      db.channel,
+    ]),
+  );
+  if (Number(rows[0]?.advanced ?? 0) !== 1) return { status: 'conflict', transitions: [] };
+  return {
+    status: 'advanced',
+    transitions: transitionsOf(
+      rows.filter((r) => r.id !== null),
+      null,
+    ),
+  };
+}
+
+export async function nextScheduleAt(db: PgDb): Promise<number | null> {
+  // One probe of schedules_due.
+  const rows = await db.query<{ at: number | null }>(
+    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE state = 'active'`,
+  );
+  return rows[0]?.at ?? null;
+}
