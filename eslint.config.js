@@ -30,7 +30,10 @@ export default tseslint.config(
   {
     files: ['packages/punctual/src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['../store/sqlite/*', '../store/postgres/*', '../targets/*/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['../store/sqlite/*', '../store/postgres/*', '../targets/*/*'] },
+      ],
     },
   },
 );

@@ -15,5 +15,9 @@ export function table(rows: Record<string, string | number>[]): string {
   if (rows.length === 0) return '';
   const cols = Object.keys(rows[0]!);
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-  return [line(cols), line(cols.map(() => '---')), ...rows.map((r) => line(cols.map((c) => r[c] ?? '')))].join('\n');
+  return [
+    line(cols),
+    line(cols.map(() => '---')),
+    ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
+  ].join('\n');
 }

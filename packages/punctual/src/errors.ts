@@ -68,7 +68,12 @@ export class PunctualError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'PunctualError';
     this.code = code;
@@ -90,5 +95,5 @@ export function isPunctualError(e: unknown, code?: ErrorCode): e is PunctualErro
 export function describeThrown(e: unknown): { code?: string; message: string; stack?: string } {
   if (e instanceof PunctualError) return { code: e.code, message: e.message };
   if (e instanceof Error) return { message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
-  return { message: typeof e === 'string' ? e : JSON.stringify(e) ?? String(e) };
+  return { message: typeof e === 'string' ? e : (JSON.stringify(e) ?? String(e)) };
 }

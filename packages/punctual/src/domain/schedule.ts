@@ -157,9 +157,40 @@ export function normalizeSchedule(
   };
 }
 
-/** True when two drafts describe the same schedule (an upsert with no change keeps the version). */
+/** JSON text with object keys sorted at every depth: equal content gives equal text whatever the key order. */
+export function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((x) => stableJson(x === undefined ? null : x)).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+}
+
+const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
+  'tenantId',
+  'key',
+  'spec',
+  'specKind',
+  'tz',
+  'target',
+  'payload',
+  'policies',
+  'startAt',
+  'endAt',
+  'maxRuns',
+  'jitterMs',
+  'description',
+];
+
+/**
+ * True when two drafts hold the same schedule content, whatever the key order of their JSON parts (a store
+ * may hand JSON back reordered); extra fields, e.g. of a whole Schedule, are ignored. An upsert with no
+ * change keeps the version.
+ */
 export function sameDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return DRAFT_FIELDS.every((f) => stableJson(a[f] ?? null) === stableJson(b[f] ?? null));
 }
 
 /**

@@ -24,4 +24,3 @@ export class SpecCache {
     return c;
   }
 }
-

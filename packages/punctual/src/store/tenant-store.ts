@@ -48,11 +48,19 @@ export interface TenantStore {
   /** Returns undefined for an unknown tenant. */
   updateTenant(
     id: string,
-    patch: Partial<Pick<Tenant, 'state' | 'quotas' | 'webhookSecret' | 'previousWebhookSecret' | 'previousSecretUntil'>>,
+    patch: Partial<
+      Pick<Tenant, 'state' | 'quotas' | 'webhookSecret' | 'previousWebhookSecret' | 'previousSecretUntil'>
+    >,
     now: number,
   ): Promise<Tenant | undefined>;
 
-  createApiKey(k: { tenantId: string; prefix: string; hash: string; name: string | null; now: number }): Promise<ApiKey>;
+  createApiKey(k: {
+    tenantId: string;
+    prefix: string;
+    hash: string;
+    name: string | null;
+    now: number;
+  }): Promise<ApiKey>;
   /** The key with this hash and its tenant, if the key is not revoked (a disabled tenant is returned: callers check). */
   findApiKey(hash: string): Promise<{ key: ApiKey; tenant: Tenant } | undefined>;
   listApiKeys(tenantId: string): Promise<ApiKey[]>;

@@ -18,7 +18,11 @@ describe('firing', () => {
     });
     await h.s.put({ key: 'daily', spec: '0 9 * * *', tz: 'Europe/Paris', target: { handler: 'report' } });
     await h.clock.advance(3 * 86_400_000);
-    expect(seen).toEqual(['2026-01-05T08:00:00.000Z', '2026-01-06T08:00:00.000Z', '2026-01-07T08:00:00.000Z']);
+    expect(seen).toEqual([
+      '2026-01-05T08:00:00.000Z',
+      '2026-01-06T08:00:00.000Z',
+      '2026-01-07T08:00:00.000Z',
+    ]);
     const runs = await h.s.listRuns({ scheduleKey: 'daily' });
     expect(runs.items.map((r) => r.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(runs.items[0]!.result).toEqual({ sent: true });
@@ -61,12 +65,20 @@ describe('firing', () => {
     h.s.handle('remind', (ctx) => {
       fired.push(iso(ctx.run.scheduledFor));
     });
-    const first = await h.s.put({ key: 'reminder', spec: '@at 2026-01-05T00:00:05Z', target: { handler: 'remind' } });
+    const first = await h.s.put({
+      key: 'reminder',
+      spec: '@at 2026-01-05T00:00:05Z',
+      target: { handler: 'remind' },
+    });
     expect(first.created).toBe(true);
     expect(first.schedule.version).toBe(1);
     await h.waitFor('run:scheduled');
     const cancelled = h.waitFor('run:cancelled');
-    const second = await h.s.put({ key: 'reminder', spec: '@at 2026-01-05T03:00:00Z', target: { handler: 'remind' } });
+    const second = await h.s.put({
+      key: 'reminder',
+      spec: '@at 2026-01-05T03:00:00Z',
+      target: { handler: 'remind' },
+    });
     expect(second.created).toBe(false);
     expect(second.schedule.version).toBe(2);
     expect((await cancelled).run.reason).toBe('updated');
@@ -89,7 +101,9 @@ describe('firing', () => {
     h.s.handle('noop', () => {});
     await h.s.put({ key: 'v', spec: '@hourly', target: { handler: 'noop' } });
     await h.s.put({ key: 'v', spec: '@daily', target: { handler: 'noop' } });
-    const err = await h.s.put({ key: 'v', spec: '@weekly', target: { handler: 'noop' } }, { expectedVersion: 1 }).catch((e) => e);
+    const err = await h.s
+      .put({ key: 'v', spec: '@weekly', target: { handler: 'noop' } }, { expectedVersion: 1 })
+      .catch((e) => e);
     expect(isPunctualError(err, 'VERSION_CONFLICT')).toBe(true);
     expect((await h.s.get('v'))!.spec).toBe('@daily');
   });
@@ -140,11 +154,14 @@ describe('firing', () => {
   it('rejects unknown handlers and payloads that fail the handler schema, writing nothing', async () => {
     h = await harness();
     h.s.handle('typed', () => {}, {
-      payloadSchema: (p) => (typeof (p as { to?: unknown })?.to === 'string' ? true : 'payload.to must be a string'),
+      payloadSchema: (p) =>
+        typeof (p as { to?: unknown })?.to === 'string' ? true : 'payload.to must be a string',
     });
     const unknown = await h.s.put({ key: 'a', spec: '@hourly', target: { handler: 'nope' } }).catch((e) => e);
     expect(isPunctualError(unknown, 'HANDLER_UNKNOWN')).toBe(true);
-    const bad = await h.s.put({ key: 'b', spec: '@hourly', target: { handler: 'typed' }, payload: { to: 1 } }).catch((e) => e);
+    const bad = await h.s
+      .put({ key: 'b', spec: '@hourly', target: { handler: 'typed' }, payload: { to: 1 } })
+      .catch((e) => e);
     expect(isPunctualError(bad, 'PAYLOAD_INVALID')).toBe(true);
     expect((await h.s.list()).items).toHaveLength(0);
   });

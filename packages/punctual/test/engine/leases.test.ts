@@ -13,17 +13,30 @@ afterEach(async () => h?.close());
 
 describe('leases', () => {
   it('reclaims the run of a worker that died mid-delivery and counts the attempt', async () => {
-    h = await harness({ leaseMs: 30_000, reapIntervalMs: 5_000, roles: { materializer: true, worker: false } });
+    h = await harness({
+      leaseMs: 30_000,
+      reapIntervalMs: 5_000,
+      roles: { materializer: true, worker: false },
+    });
     h.s.handle('job', () => 'done');
     await h.s.put({ key: 'j', spec: '@in 1s', target: { handler: 'job' } });
     await h.clock.advance(1000);
     // A worker in another process claims the run, then dies (no heartbeat, no settle).
-    const claim = await h.s.store.claimRuns({ workerId: 'dead-worker', now: h.clock.now(), limit: 10, leaseMs: 30_000 });
+    const claim = await h.s.store.claimRuns({
+      workerId: 'dead-worker',
+      now: h.clock.now(),
+      limit: 10,
+      leaseMs: 30_000,
+    });
     expect(claim.claimed).toHaveLength(1);
     const { run, token } = claim.claimed[0]!;
     // This scheduler takes over as a worker.
     await h.s.stop();
-    const d = await harness({ store: h.s.store, start: new Date(h.clock.now()).toISOString(), leaseMs: 30_000 });
+    const d = await harness({
+      store: h.s.store,
+      start: new Date(h.clock.now()).toISOString(),
+      leaseMs: 30_000,
+    });
     d.s.handle('job', () => 'done');
     const reclaimed = d.waitFor('lease:reclaimed');
     const succeeded = d.waitFor('run:succeeded');
@@ -69,7 +82,12 @@ describe('leases', () => {
       await gate.promise;
       return 'finished anyway';
     });
-    await h.s.put({ key: 's', spec: '@in 1s', target: { handler: 'slow' }, policies: { timeoutMs: 3_600_000 } });
+    await h.s.put({
+      key: 's',
+      spec: '@in 1s',
+      target: { handler: 'slow' },
+      policies: { timeoutMs: 3_600_000 },
+    });
     await h.clock.advance(1000);
     const started = h.of('run:started')[0]!.run;
     await h.s.cancelRun(started.id);
@@ -88,8 +106,18 @@ describe('leases', () => {
     const quick = deferred();
     h.s.handle('quick', () => quick.promise);
     h.s.handle('stuck', () => new Promise(() => {}));
-    await h.s.put({ key: 'q', spec: '@in 1s', target: { handler: 'quick' }, policies: { timeoutMs: 3_600_000 } });
-    await h.s.put({ key: 'st', spec: '@in 1s', target: { handler: 'stuck' }, policies: { timeoutMs: 3_600_000 } });
+    await h.s.put({
+      key: 'q',
+      spec: '@in 1s',
+      target: { handler: 'quick' },
+      policies: { timeoutMs: 3_600_000 },
+    });
+    await h.s.put({
+      key: 'st',
+      spec: '@in 1s',
+      target: { handler: 'stuck' },
+      policies: { timeoutMs: 3_600_000 },
+    });
     await h.clock.advance(1000);
     expect(h.of('run:started')).toHaveLength(2);
     const t0 = h.clock.now();
@@ -108,7 +136,12 @@ describe('leases', () => {
     h = await harness({ concurrency: 1 });
     h.s.handle('stuck', () => new Promise(() => {}));
     for (const key of ['a', 'b', 'c']) {
-      await h.s.put({ key, spec: '@in 1s', target: { handler: 'stuck' }, policies: { timeoutMs: 3_600_000 } });
+      await h.s.put({
+        key,
+        spec: '@in 1s',
+        target: { handler: 'stuck' },
+        policies: { timeoutMs: 3_600_000 },
+      });
     }
     await h.clock.advance(1000);
     expect(h.s.inFlight).toBe(2); // one delivering, one prefetched

@@ -70,9 +70,15 @@ describe('pause, resume, trigger, backfill, delete', () => {
     await h.s.put({ key: 'bf', spec: '0 12 * * *', target: { handler: 't' } });
     const runs = await h.s.backfill('bf', { from: '2026-01-07T00:00:00Z', to: '2026-01-10T00:00:00Z' });
     expect(runs.map((r) => r.kind)).toEqual(['backfill', 'backfill', 'backfill']);
-    expect(await h.s.backfill('bf', { from: '2026-01-07T00:00:00Z', to: '2026-01-10T00:00:00Z' })).toHaveLength(0);
+    expect(
+      await h.s.backfill('bf', { from: '2026-01-07T00:00:00Z', to: '2026-01-10T00:00:00Z' }),
+    ).toHaveLength(0);
     await h.clock.advance(1000);
-    expect(fired.sort()).toEqual(['2026-01-07T12:00:00.000Z', '2026-01-08T12:00:00.000Z', '2026-01-09T12:00:00.000Z']);
+    expect(fired.sort()).toEqual([
+      '2026-01-07T12:00:00.000Z',
+      '2026-01-08T12:00:00.000Z',
+      '2026-01-09T12:00:00.000Z',
+    ]);
   });
 
   it('backfill runs occurrences that were recorded as skipped, with the same occurrence id', async () => {
@@ -88,7 +94,10 @@ describe('pause, resume, trigger, backfill, delete', () => {
     await h.quiesce();
     const skipped = h.of('run:skipped').map((e) => e.run);
     expect(skipped).toHaveLength(5);
-    const runs = await h.s.backfill('m', { from: skipped[0]!.scheduledFor, to: skipped[4]!.scheduledFor + 1 });
+    const runs = await h.s.backfill('m', {
+      from: skipped[0]!.scheduledFor,
+      to: skipped[4]!.scheduledFor + 1,
+    });
     expect(runs).toHaveLength(5);
     await h.quiesce();
     expect(fired.sort()).toEqual(skipped.map((r) => r.occurrenceId).sort());
@@ -152,7 +161,12 @@ describe('check again', () => {
     h.s.handle('never', () => checkAgain(h.clock.now() + HOUR));
     h.s.handle('far', () => checkAgain(h.clock.now() + 100 * 24 * HOUR));
     await h.s.put({ key: 'n', spec: '@in 1s', target: { handler: 'never' }, policies: { maxChecks: 2 } });
-    await h.s.put({ key: 'f', spec: '@in 1s', target: { handler: 'far' }, policies: { checkHorizonMs: 7 * 24 * HOUR } });
+    await h.s.put({
+      key: 'f',
+      spec: '@in 1s',
+      target: { handler: 'far' },
+      policies: { checkHorizonMs: 7 * 24 * HOUR },
+    });
     await h.clock.advance(5 * HOUR);
     const dead = h.of('run:dead');
     expect(dead.map((e) => [e.run.scheduleKey, e.run.error?.code]).sort()).toEqual([

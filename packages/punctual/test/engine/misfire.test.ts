@@ -17,7 +17,12 @@ async function outage(misfire: MisfirePolicy, downMs: number, extra: object = {}
   h.s.handle('tick', (ctx) => {
     fired.push(ctx.run.scheduledFor);
   });
-  await h.s.put({ key: 'm', spec: '* * * * *', target: { handler: 'tick' }, policies: { misfire, ...extra } });
+  await h.s.put({
+    key: 'm',
+    spec: '* * * * *',
+    target: { handler: 'tick' },
+    policies: { misfire, ...extra },
+  });
   await h.clock.advance(2 * MIN);
   expect(fired).toHaveLength(2);
   await h.s.stop();
@@ -94,7 +99,12 @@ describe('deadline and priority', () => {
   it('a run not started within its deadline becomes expired', async () => {
     h = await harness();
     h.s.handle('remind', () => {});
-    await h.s.put({ key: 'r', spec: '@in 5s', target: { handler: 'remind' }, policies: { deadlineMs: 60_000 } });
+    await h.s.put({
+      key: 'r',
+      spec: '@in 5s',
+      target: { handler: 'remind' },
+      policies: { deadlineMs: 60_000 },
+    });
     await h.s.stop();
     await h.clock.advance(10 * MIN);
     await h.s.start();
@@ -114,8 +124,17 @@ describe('deadline and priority', () => {
       if (ctx.run.scheduleKey === 'blocker') await gate.promise;
     });
     await h.s.put({ key: 'blocker', spec: '@at 2026-01-05T00:00:01Z', target: { handler: 'w' } });
-    for (const [key, priority] of [['low', -5], ['mid', 0], ['high', 10]] as const) {
-      await h.s.put({ key, spec: '@at 2026-01-05T00:00:02Z', target: { handler: 'w' }, policies: { priority } });
+    for (const [key, priority] of [
+      ['low', -5],
+      ['mid', 0],
+      ['high', 10],
+    ] as const) {
+      await h.s.put({
+        key,
+        spec: '@at 2026-01-05T00:00:02Z',
+        target: { handler: 'w' },
+        policies: { priority },
+      });
     }
     await h.clock.advance(3000);
     gate.resolve();

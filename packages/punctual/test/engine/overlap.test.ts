@@ -7,7 +7,9 @@ import { harness, deferred, type Harness } from '../support/harness.js';
 let h: Harness;
 afterEach(async () => h?.close());
 
-async function slowSchedule(overlap: OverlapPolicy): Promise<{ gates: { resolve: () => void }[]; starts: number[] }> {
+async function slowSchedule(
+  overlap: OverlapPolicy,
+): Promise<{ gates: { resolve: () => void }[]; starts: number[] }> {
   h = await harness();
   const gates: { resolve: () => void }[] = [];
   const starts: number[] = [];

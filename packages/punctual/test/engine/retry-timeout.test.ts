@@ -21,7 +21,9 @@ describe('retry and timeout', () => {
       key: 'flaky',
       spec: '@in 1s',
       target: { handler: 'flaky' },
-      policies: { retry: { maxAttempts: 5, backoff: 'exponential', delayMs: 1000, maxDelayMs: 60_000, jitter: false } },
+      policies: {
+        retry: { maxAttempts: 5, backoff: 'exponential', delayMs: 1000, maxDelayMs: 60_000, jitter: false },
+      },
     });
     await h.clock.advance(60_000);
     expect(calls).toBe(3);
@@ -95,6 +97,10 @@ describe('retry and timeout', () => {
     h.s.handle('big', () => 'x'.repeat(1000));
     await h.s.put({ key: 'big', spec: '@in 1s', target: { handler: 'big' } });
     await h.clock.advance(2000);
-    expect(h.of('run:succeeded')[0]!.run.result).toEqual({ error: 'RESULT_TOO_LARGE', bytes: 1002, limit: 100 });
+    expect(h.of('run:succeeded')[0]!.run.result).toEqual({
+      error: 'RESULT_TOO_LARGE',
+      bytes: 1002,
+      limit: 100,
+    });
   });
 });

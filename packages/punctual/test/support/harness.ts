@@ -13,7 +13,10 @@ export interface Harness {
   s: Scheduler;
   log: { event: EventName; payload: unknown }[];
   of<E extends EventName>(event: E): PunctualEvents[E][];
-  waitFor<E extends EventName>(event: E, match?: (p: PunctualEvents[E]) => boolean): Promise<PunctualEvents[E]>;
+  waitFor<E extends EventName>(
+    event: E,
+    match?: (p: PunctualEvents[E]) => boolean,
+  ): Promise<PunctualEvents[E]>;
   /** Moves the clock in steps of `stepMs` until `p` settles (for waits on the engine clock); returns its value. */
   drive<T>(p: Promise<T>, stepMs?: number): Promise<T>;
   /** Yields to the engine until nothing is in flight and nothing is due at the current instant. */
@@ -53,7 +56,8 @@ export async function harness(
     clock,
     s,
     log,
-    of: <E extends EventName>(event: E) => log.filter((l) => l.event === event).map((l) => l.payload as PunctualEvents[E]),
+    of: <E extends EventName>(event: E) =>
+      log.filter((l) => l.event === event).map((l) => l.payload as PunctualEvents[E]),
     waitFor: (event, match) => nextEvent(s, event, match),
     drive: async (p, stepMs = 1000) => {
       let done = false;

@@ -291,38 +291,6 @@ export function toApiKey(r: ApiKeyRow): ApiKey {
   };
 }
 
-/** JSON text with object keys sorted, so JSONB's reordering never makes two equal values differ. */
-export function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
-}
-
-const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
-  'tenantId',
-  'key',
-  'spec',
-  'specKind',
-  'tz',
-  'target',
-  'payload',
-  'policies',
-  'startAt',
-  'endAt',
-  'maxRuns',
-  'jitterMs',
-  'description',
-];
-
-/** True when two drafts hold the same schedule content (extra fields, e.g. a whole Schedule, are ignored). */
-export function sameStoredDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
-  return DRAFT_FIELDS.every((f) => stableJson(a[f] ?? null) === stableJson(b[f] ?? null));
-}
-
 /** JSON for a JSONB parameter (null stays SQL NULL). */
 export function jsonParam(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);

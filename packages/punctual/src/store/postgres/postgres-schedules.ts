@@ -12,7 +12,7 @@ import type {
   ScheduleQuery,
   Transition,
 } from '../store.js';
-import type { Schedule } from '../../domain/schedule.js';
+import { sameDraft, type Schedule } from '../../domain/schedule.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { Filters } from './postgres-queries.js';
@@ -21,7 +21,6 @@ import {
   draftOf,
   encodeCursor,
   jsonParam,
-  sameStoredDraft,
   toSchedule,
   type ScheduleRow,
 } from './postgres-rows.js';
@@ -178,7 +177,7 @@ async function changeIn(
   if (req.expectedVersion !== undefined && req.expectedVersion !== current.version) {
     throw conflict(d.key, req.expectedVersion, current.version);
   }
-  if (sameStoredDraft(draftOf(current), d)) {
+  if (sameDraft(draftOf(current), d)) {
     return { schedule: toSchedule(current), created: false, changed: false, transitions: [] };
   }
   const { rows } = await c.query<ScheduleRow>(

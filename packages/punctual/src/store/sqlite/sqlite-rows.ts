@@ -6,7 +6,7 @@ import { PunctualError } from '../../errors.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
 import type { Policies } from '../../domain/policies.js';
-import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
+import type { Schedule, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/spec/compiled-spec.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
@@ -221,40 +221,6 @@ export function toApiKey(r: ApiKeyRow): ApiKey {
     revokedAt: r.revoked_at,
     lastUsedAt: r.last_used_at,
   };
-}
-
-const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
-  'tenantId',
-  'key',
-  'spec',
-  'specKind',
-  'tz',
-  'target',
-  'payload',
-  'policies',
-  'startAt',
-  'endAt',
-  'maxRuns',
-  'jitterMs',
-  'description',
-];
-
-/** JSON with object keys sorted at every depth, so equal content gives equal text whatever the key order. */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x === undefined ? null : x)).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
-
-/** True when two drafts hold the same schedule content (extra fields, e.g. a whole Schedule, are ignored). */
-export function sameDraft(a: ScheduleDraft, b: ScheduleDraft): boolean {
-  return DRAFT_FIELDS.every((f) => canonicalJson(a[f] ?? null) === canonicalJson(b[f] ?? null));
 }
 
 /** Opaque page cursor: base64url JSON of the last item's sort key. */

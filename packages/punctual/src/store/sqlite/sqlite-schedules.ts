@@ -3,7 +3,7 @@
 // BEGIN IMMEDIATE transaction. It must never read a clock: every instant comes from the caller.
 
 import { PunctualError } from '../../errors.js';
-import type { Schedule, ScheduleDraft } from '../../domain/schedule.js';
+import { sameDraft, type Schedule, type ScheduleDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import type {
   Advance,
@@ -16,15 +16,7 @@ import type {
   Transition,
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import {
-  decodeCursor,
-  encodeCursor,
-  parseId,
-  sameDraft,
-  toJson,
-  toSchedule,
-  type ScheduleRow,
-} from './sqlite-rows.js';
+import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 import { cancelPending, insertRuns } from './sqlite-runs.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
