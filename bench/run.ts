@@ -72,33 +72,39 @@ const log = (r: Record<string, string | number>) => {
   console.log(JSON.stringify(r));
 };
 
-log({
-  workload: `enqueue one-offs one by one (${sizes.oneByOne})`,
-  result: `${(await enqueueOneByOne(make, sizes.oneByOne)).perSecond} /s`,
-});
-log({
-  workload: `enqueue one-offs in bulk, 1000 per call (${sizes.bulk})`,
-  result: `${(await enqueueBulk(make, sizes.bulk)).perSecond} /s`,
-});
-log({
-  workload: `drain ${sizes.drain} due runs, no-op handler, concurrency 10`,
-  result: `${(await drain(make, sizes.drain)).perSecond} /s`,
-});
-const f = await firingLateness(make, { runs: sizes.fire, spreadMs: sizes.spread, pending: sizes.pending });
-log({
-  workload: `firing lateness, ${sizes.fire} runs over ${sizes.spread / 1000} s, ${sizes.pending} other runs pending`,
-  result: `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms, missed ${f.missed}`,
-});
-
-if (storeName === 'postgres' || args.includes('--fan-out')) {
-  const b = await boundaryFanOut(make, sizes.fanOut);
+// `--fan-out-only [--concurrency N]`: just the recurring fan-out, e.g. to try a worker concurrency.
+const fanOutOnly = args.includes('--fan-out-only');
+const fanOutConcurrency = args.includes('--concurrency')
+  ? Number(args[args.indexOf('--concurrency') + 1])
+  : 10;
+if (!fanOutOnly) {
   log({
-    workload: `recurring fan-out: ${sizes.fanOut} schedules on one minute boundary, lateness of each start (the first boundary 15 s after start)`,
+    workload: `enqueue one-offs one by one (${sizes.oneByOne})`,
+    result: `${(await enqueueOneByOne(make, sizes.oneByOne)).perSecond} /s`,
+  });
+  log({
+    workload: `enqueue one-offs in bulk, 1000 per call (${sizes.bulk})`,
+    result: `${(await enqueueBulk(make, sizes.bulk)).perSecond} /s`,
+  });
+  log({
+    workload: `drain ${sizes.drain} due runs, no-op handler, concurrency 10`,
+    result: `${(await drain(make, sizes.drain)).perSecond} /s`,
+  });
+  const f = await firingLateness(make, { runs: sizes.fire, spreadMs: sizes.spread, pending: sizes.pending });
+  log({
+    workload: `firing lateness, ${sizes.fire} runs over ${sizes.spread / 1000} s, ${sizes.pending} other runs pending`,
+    result: `p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms, missed ${f.missed}`,
+  });
+}
+if (storeName === 'postgres' || args.includes('--fan-out') || fanOutOnly) {
+  const b = await boundaryFanOut(make, sizes.fanOut, 15_000, fanOutConcurrency);
+  log({
+    workload: `recurring fan-out: ${sizes.fanOut} schedules on one minute boundary, concurrency ${fanOutConcurrency}, lateness of each start (the first boundary 15 s after start)`,
     result: `p50 ${b.p50} ms, p99 ${b.p99} ms, max ${b.max} ms, missed ${b.missed}`,
   });
 }
 
-if (storeName === 'postgres') {
+if (storeName === 'postgres' && !fanOutOnly) {
   const { drainInstances } = await import('./drain-instances.js');
   const url = process.env.PUNCTUAL_BENCH_PG_URL ?? process.env.PUNCTUAL_TEST_PG_URL!;
   for (const n of [1, 2, 4]) {
@@ -111,9 +117,10 @@ if (storeName === 'postgres') {
 }
 
 const date = new Date().toISOString().slice(0, 10);
-const header = `# Benchmark: ${storeName}${quick ? ' (quick)' : ''}, ${date}\n\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Command: \`npm run bench -- --store ${storeName}${quick ? ' --quick' : ''}\`.\n\n`;
+const header = `# Benchmark: ${storeName}${quick ? ' (quick)' : ''}, ${date}\n\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Command: \`npm run bench -- ${args.join(' ')}\`.\n\n`;
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const base = new URL(`./results/${date}-${storeName}${quick ? '-quick' : ''}`, import.meta.url);
+const variant = `${quick ? '-quick' : ''}${fanOutOnly ? `-fan-out-c${fanOutConcurrency}` : ''}`;
+const base = new URL(`./results/${date}-${storeName}${variant}`, import.meta.url);
 writeFileSync(`${base.pathname}.md`, header + table(rows) + '\n');
 writeFileSync(
   `${base.pathname}.json`,

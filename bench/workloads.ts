@@ -165,34 +165,39 @@ export async function boundaryFanOut(
   make: StoreFactory,
   n: number,
   leadMs = 15_000,
+  concurrency = 10,
 ): Promise<{ p50: number; p99: number; max: number; n: number; missed: number }> {
-  return withScheduler(make, async (s) => {
-    const first = new Map<string, number>();
-    let boundary = Infinity;
-    s.handle('boundary', (ctx) => {
-      if (ctx.run.scheduledFor === boundary && !first.has(ctx.run.scheduleKey))
-        first.set(ctx.run.scheduleKey, Date.now() - ctx.run.scheduledFor);
-    });
-    for (let i = 0; i < n; i += 1000) {
-      await s.putMany(
-        Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
-          key: `minute-${i + j}`,
-          spec: '* * * * *',
-          target: { handler: 'boundary' },
-        })),
-      );
-    }
-    boundary = Math.ceil((Date.now() + leadMs) / 60_000) * 60_000;
-    await s.start();
-    const deadline = boundary + 60_000;
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (first.size >= n || Date.now() > deadline) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 100);
-    });
-    return { ...summary([...first.values()]), missed: n - first.size };
-  });
+  return withScheduler(
+    make,
+    async (s) => {
+      const first = new Map<string, number>();
+      let boundary = Infinity;
+      s.handle('boundary', (ctx) => {
+        if (ctx.run.scheduledFor === boundary && !first.has(ctx.run.scheduleKey))
+          first.set(ctx.run.scheduleKey, Date.now() - ctx.run.scheduledFor);
+      });
+      for (let i = 0; i < n; i += 1000) {
+        await s.putMany(
+          Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+            key: `minute-${i + j}`,
+            spec: '* * * * *',
+            target: { handler: 'boundary' },
+          })),
+        );
+      }
+      boundary = Math.ceil((Date.now() + leadMs) / 60_000) * 60_000;
+      await s.start();
+      const deadline = boundary + 60_000;
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (first.size >= n || Date.now() > deadline) {
+            clearInterval(check);
+            resolve();
+          }
+        }, 100);
+      });
+      return { ...summary([...first.values()]), missed: n - first.size };
+    },
+    concurrency,
+  );
 }
