@@ -109,16 +109,7 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     // Runs that never started go back at once.
-    const now0 = this.clock.now();
-    for (const f of this.#buffer.splice(0)) {
-      this.#enqueue(
-        f,
-        { state: 'scheduled', reason: 'released', dueAt: now0, error: null },
-        'released',
-        now0,
-        null,
-      );
-    }
+    for (const f of this.#buffer.splice(0)) this.#handBack(f, this.clock.now());
     if (this.#executing > 0) {
       await new Promise<void>((resolve) => {
         const cancel = this.clock.setTimer(this.clock.now() + graceMs, () => resolve());
@@ -128,17 +119,10 @@ export class Worker {
         };
       });
       this.#drained = undefined;
-      const now = this.clock.now();
       for (const f of this.#inFlight.values()) {
         if (f.settled) continue;
         f.abort.abort(new Error('the scheduler is stopping'));
-        this.#enqueue(
-          f,
-          { state: 'scheduled', reason: 'released', dueAt: now, error: null },
-          'released',
-          now,
-          null,
-        );
+        this.#handBack(f, this.clock.now());
       }
     }
     await this.#flush();
@@ -216,10 +200,15 @@ export class Worker {
   #defer(flight: InFlight): void {
     flight.buffered = false;
     flight.done = true;
+    this.#handBack(flight, this.clock.now() + this.opts.deferMs);
+  }
+
+  /** Settles a run as `released` (due again at `dueAt`): the store hands back the attempt it counted. */
+  #handBack(flight: InFlight, dueAt: number): void {
     const now = this.clock.now();
     this.#enqueue(
       flight,
-      { state: 'scheduled', reason: 'released', dueAt: now + this.opts.deferMs, error: null },
+      { state: 'scheduled', reason: 'released', dueAt, error: null },
       'released',
       now,
       null,
