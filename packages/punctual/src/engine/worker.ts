@@ -11,9 +11,11 @@ import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { ClaimedRun, ClaimResult, SettleOutcome, Settlement, Store } from '../store/store.js';
+import type { ClaimedRun, ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
 import { Loop } from './loop.js';
+import { PrefetchSizer } from './prefetch-sizer.js';
+import { SettlementPipeline } from './settlement-pipeline.js';
 
 export interface WorkerOptions {
   workerId: string;
@@ -23,11 +25,18 @@ export interface WorkerOptions {
   claimBatch: number;
   /**
    * Runs claimed beyond `concurrency`, waiting in memory to start the moment a slot frees. They let one
-   * transaction settle and claim more than `concurrency` runs when handlers are fast.
+   * transaction settle and claim more than `concurrency` runs when handlers are fast. The buffer is
+   * `min` deep, and deeper (up to `max`) while deliveries are fast enough that a buffered run waits about
+   * `waitMs` at most (prefetch-sizer.ts).
    */
-  prefetch: number;
+  prefetch: { min: number; max: number; waitMs: number };
   /** Most settlements committed in one store transaction. */
   settleBatch: number;
+  /**
+   * Most settlement transactions in flight at once. Two let the store execute and commit one batch while
+   * the worker delivers the runs of the previous one and prepares the next (settlement-pipeline.ts).
+   */
+  settleParallel: number;
   maxSleepMs: number;
   /** How long a run whose target is saturated waits before it is claimed again. */
   deferMs: number;
@@ -51,14 +60,10 @@ interface InFlight {
   leaseUntil: number;
 }
 
-type Pending = { flight: InFlight; settlement: Settlement };
-
 export class Worker {
   readonly loop: Loop;
   readonly #heartbeat: Loop;
   readonly #inFlight = new Map<string, InFlight>();
-  #queue: Pending[] = [];
-  #flushing: Promise<void> | undefined;
   #stopping = false;
   #drained: (() => void) | undefined;
   /** Slots promised to a claim that has not returned yet (so two claims never overfill the worker). */
@@ -67,6 +72,8 @@ export class Worker {
   #executing = 0;
   /** Claimed runs waiting for a free slot, oldest first. */
   #buffer: InFlight[] = [];
+  readonly #prefetch: PrefetchSizer;
+  readonly #settlements: SettlementPipeline;
 
   constructor(
     private readonly store: Store,
@@ -75,6 +82,30 @@ export class Worker {
     private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
     private readonly opts: WorkerOptions,
   ) {
+    this.#prefetch = new PrefetchSizer({ concurrency: opts.concurrency, ...opts.prefetch });
+    this.#settlements = new SettlementPipeline(
+      store,
+      clock,
+      bus,
+      {
+        workerId: opts.workerId,
+        leaseMs: opts.leaseMs,
+        batch: opts.settleBatch,
+        parallel: opts.settleParallel,
+        retryMs: 500,
+      },
+      {
+        room: () => (this.#stopping ? 0 : this.#free()),
+        reserve: (n) => (this.#reserved += n),
+        claimed: (res, now) => this.#started(res, now),
+        settled: (runId) => this.#inFlight.delete(runId),
+        ended: () => {
+          if (this.#executing === 0) this.#drained?.();
+          if (!this.#stopping) this.loop.nudge();
+        },
+        giveUp: () => this.#stopping && this.#drained === undefined,
+      },
+    );
     this.loop = new Loop('worker', clock, bus, () => this.#claim(), {
       maxSleepMs: opts.maxSleepMs,
       errorBackoffMs: 250,
@@ -92,6 +123,7 @@ export class Worker {
 
   start(): void {
     this.#stopping = false;
+    this.#settlements.reset();
     this.loop.start();
     this.#heartbeat.start();
   }
@@ -125,7 +157,7 @@ export class Worker {
         this.#handBack(f, this.clock.now());
       }
     }
-    await this.#flush();
+    await this.#settlements.flush();
     await this.#heartbeat.stop();
   }
 
@@ -161,7 +193,7 @@ export class Worker {
   /** How many more runs a claim may take now. */
   #free(): number {
     const room =
-      this.opts.concurrency + this.opts.prefetch - this.#executing - this.#buffer.length - this.#reserved;
+      this.opts.concurrency + this.#prefetch.limit - this.#executing - this.#buffer.length - this.#reserved;
     return Math.min(room, this.opts.claimBatch);
   }
 
@@ -254,8 +286,9 @@ export class Worker {
     flight.cancelTimeout();
     if (flight.done) return; // dropped after losing its lease
     this.#release(flight);
-    if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const now = this.clock.now();
+    this.#prefetch.observe(now - flight.startedAt);
+    if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const run = flight.claimed.run;
     if (outcome.type === 'ok' && outcome.result !== undefined)
       outcome = { ...outcome, result: this.#capResult(outcome.result) };
@@ -289,90 +322,21 @@ export class Worker {
     flight.settled = true;
     const run = flight.claimed.run;
     const error = 'error' in next ? next.error : null;
-    this.#queue.push({
-      flight,
-      settlement: {
+    this.#settlements.push({
+      runId: run.id,
+      token: flight.claimed.token,
+      outcome: next,
+      attempt: {
         runId: run.id,
-        token: flight.claimed.token,
-        outcome: next,
-        attempt: {
-          runId: run.id,
-          attempt: run.attempt,
-          workerId: this.opts.workerId,
-          startedAt: flight.startedAt,
-          finishedAt: now,
-          outcome,
-          error,
-          result,
-        },
+        attempt: run.attempt,
+        workerId: this.opts.workerId,
+        startedAt: flight.startedAt,
+        finishedAt: now,
+        outcome,
+        error,
+        result,
       },
     });
-    if (!this.#flushing) this.#flushing = this.#flushSoon();
-  }
-
-  /** Lets settlements that finish in the same turn share one transaction. */
-  async #flushSoon(): Promise<void> {
-    await new Promise<void>((r) => setImmediate(r));
-    await this.#flushNow();
-  }
-
-  async #flush(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
-    if (this.#queue.length > 0) {
-      this.#flushing = this.#flushNow();
-      await this.#flushing;
-    }
-  }
-
-  async #flushNow(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, this.opts.settleBatch);
-        const settlements = batch.map((p) => p.settlement);
-        let results: Awaited<ReturnType<Store['settleRuns']>>;
-        let claimed: { res: ClaimResult; now: number } | undefined;
-        try {
-          const now = this.clock.now();
-          // The slots these settlements free are refilled in the same transaction when the store can.
-          const limit = this.#stopping || !this.store.settleAndClaim ? 0 : this.#free();
-          if (limit > 0) {
-            this.#reserved += limit;
-            try {
-              const both = await this.store.settleAndClaim!(settlements, {
-                workerId: this.opts.workerId,
-                now,
-                limit,
-                leaseMs: this.opts.leaseMs,
-              });
-              results = both.settled;
-              claimed = { res: both.claim, now };
-            } finally {
-              this.#reserved -= limit;
-            }
-          } else {
-            results = await this.store.settleRuns(settlements, now);
-          }
-        } catch (error) {
-          // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
-          this.bus.emit('error', { error, where: 'settle' });
-          this.#queue.unshift(...batch);
-          await new Promise<void>((r) => this.clock.setTimer(this.clock.now() + 500, r));
-          if (this.#stopping && this.#drained === undefined) return;
-          continue;
-        }
-        batch.forEach((p, i) => {
-          this.#inFlight.delete(p.settlement.runId);
-          const t = results[i];
-          if (t) this.bus.emitTransition(t);
-          else this.bus.emit('lease:lost', { runId: p.settlement.runId });
-        });
-        if (claimed) this.#started(claimed.res, claimed.now);
-      }
-    } finally {
-      this.#flushing = undefined;
-    }
-    if (this.#executing === 0) this.#drained?.();
-    if (!this.#stopping) this.loop.nudge();
   }
 
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */

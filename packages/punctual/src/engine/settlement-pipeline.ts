@@ -1,0 +1,139 @@
+// The worker's settlement writes: queues settled attempts, sends them in batches (settlements that finish in
+// the same turn share a transaction), keeps up to `parallel` transactions in flight so the store commits one
+// batch while the worker delivers the next, refills freed slots in the same transaction when the store can
+// (settleAndClaim), and keeps settlements the store refused to take until it is back. It never delivers a
+// run or decides a run's next state: the worker gives it finished settlements and takes the claimed runs.
+
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import type { ClaimResult, Settlement, Store } from '../store/store.js';
+
+export interface SettlementPipelineOptions {
+  workerId: string;
+  leaseMs: number;
+  /** Most settlements in one transaction. */
+  batch: number;
+  /** Most transactions in flight at once. */
+  parallel: number;
+  /** Wait after the store failed a settlement, before trying again. */
+  retryMs: number;
+}
+
+/** What the pipeline asks of its worker. */
+export interface SettlementHooks {
+  /** How many runs a transaction may claim now (0: claim nothing, e.g. while stopping). */
+  room(): number;
+  /** Slots promised to (n > 0) or released by (n < 0) a claim in flight. */
+  reserve(n: number): void;
+  /** Runs claimed by a settlement transaction, at `now`. */
+  claimed(res: ClaimResult, now: number): void;
+  /** A run's settlement was written (`written`) or refused because its lease was lost. */
+  settled(runId: string, written: boolean): void;
+  /** A transaction ended (written or failed). */
+  ended(): void;
+  /** After a failure: give up on what is queued (the worker is stopping and its grace is over). */
+  giveUp(): boolean;
+}
+
+export class SettlementPipeline {
+  #queue: Settlement[] = [];
+  #inFlight = 0;
+  #scheduled = false;
+  #backingOff = false;
+  #abandoned = false;
+  #ended: (() => void)[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly opts: SettlementPipelineOptions,
+    private readonly hooks: SettlementHooks,
+  ) {}
+
+  /** Queues a settlement; it is sent on the next turn with every other one queued by then. */
+  push(settlement: Settlement): void {
+    this.#queue.push(settlement);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#pump();
+    });
+  }
+
+  /** Sends again after a stop that gave up. */
+  reset(): void {
+    this.#abandoned = false;
+  }
+
+  /** Waits until every queued settlement is written, or given up on (hooks.giveUp). */
+  async flush(): Promise<void> {
+    this.#pump();
+    while (this.#inFlight > 0) {
+      await new Promise<void>((r) => this.#ended.push(r));
+      this.#pump();
+    }
+  }
+
+  #pump(): void {
+    while (
+      this.#queue.length > 0 &&
+      this.#inFlight < this.opts.parallel &&
+      !this.#backingOff &&
+      !this.#abandoned
+    ) {
+      const batch = this.#queue.splice(0, this.opts.batch);
+      this.#inFlight++;
+      void this.#send(batch).finally(() => {
+        this.#inFlight--;
+        for (const wake of this.#ended.splice(0)) wake();
+        this.#pump();
+        this.hooks.ended();
+      });
+    }
+  }
+
+  /** One transaction: the batch's settlements, and a claim for the slots they free when the store can. */
+  async #send(batch: Settlement[]): Promise<void> {
+    let results: Awaited<ReturnType<Store['settleRuns']>>;
+    let claimed: { res: ClaimResult; now: number } | undefined;
+    try {
+      const now = this.clock.now();
+      const limit = this.store.settleAndClaim ? this.hooks.room() : 0;
+      if (limit > 0) {
+        this.hooks.reserve(limit);
+        try {
+          const both = await this.store.settleAndClaim!(batch, {
+            workerId: this.opts.workerId,
+            now,
+            limit,
+            leaseMs: this.opts.leaseMs,
+          });
+          results = both.settled;
+          claimed = { res: both.claim, now };
+        } finally {
+          this.hooks.reserve(-limit);
+        }
+      } else {
+        results = await this.store.settleRuns(batch, now);
+      }
+    } catch (error) {
+      // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
+      this.bus.emit('error', { error, where: 'settle' });
+      this.#queue.unshift(...batch);
+      this.#backingOff = true;
+      await new Promise<void>((r) => this.clock.setTimer(this.clock.now() + this.opts.retryMs, r));
+      this.#backingOff = false;
+      if (this.hooks.giveUp()) this.#abandoned = true;
+      return;
+    }
+    batch.forEach((s, i) => {
+      const t = results[i];
+      this.hooks.settled(s.runId, t !== undefined && t !== null);
+      if (t) this.bus.emitTransition(t);
+      else this.bus.emit('lease:lost', { runId: s.runId });
+    });
+    if (claimed) this.hooks.claimed(claimed.res, claimed.now);
+  }
+}
