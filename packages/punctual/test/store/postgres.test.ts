@@ -114,6 +114,58 @@ if (PG_URL === '') {
       });
     });
 
+    describe('attempt records', () => {
+      it('keeps a successful attempt on its run row, and still reads runs that succeeded before', async () => {
+        const store = await open();
+        // Two schedules, one run each (the default overlap policy would hold one schedule's second run).
+        const one = await store.putSchedule({ draft: draft({ key: 'a' }), nextFireAt: null, now: T0 });
+        const two = await store.putSchedule({ draft: draft({ key: 'b' }), nextFireAt: null, now: T0 });
+        const [a, b] = await store.insertRuns(
+          [
+            runInsert({ schedule: one.schedule, scheduledFor: T0 }),
+            runInsert({ schedule: two.schedule, scheduledFor: T0 }),
+          ],
+          T0,
+        );
+        const { claimed } = await store.claimRuns({ workerId: 'w1', now: T0, limit: 2, leaseMs: 60_000 });
+        expect(claimed).toHaveLength(2);
+        const attempt = (c: ClaimedRun) => ({
+          runId: c.run.id,
+          attempt: 1,
+          workerId: 'w1',
+          startedAt: T0 + 5,
+          finishedAt: T0 + 9,
+          outcome: 'succeeded' as const,
+          error: null,
+          result: 'ok',
+        });
+        await store.settleRuns(
+          claimed.map((c) => ({
+            runId: c.run.id,
+            token: c.token,
+            outcome: { state: 'succeeded', result: 'ok' },
+            attempt: attempt(c),
+          })),
+          T0 + 9,
+        );
+        const db = await admin();
+        const s = `"${store.schema}"`;
+        // No attempts row for a success: the run row holds it.
+        expect((await db.query(`SELECT count(*)::int AS n FROM ${s}.attempts`)).rows[0]!.n).toBe(0);
+        const mine = claimed.find((c) => c.run.id === a!.run.id)!;
+        expect((await store.getRun(TENANT, a!.run.id))?.attempts).toEqual([attempt(mine)]);
+        // A run that succeeded before migration 5 has its success as an attempts row and no succeeded_by.
+        await db.query(`UPDATE ${s}.runs SET succeeded_by = NULL WHERE id = $1`, [b!.run.id]);
+        await db.query(
+          `INSERT INTO ${s}.attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome)
+           VALUES ($1, $2, 1, 'old', $3, $4, 'succeeded')`,
+          [TENANT, b!.run.id, T0 + 1, T0 + 2],
+        );
+        const old = await store.getRun(TENANT, b!.run.id);
+        expect(old?.attempts.map((x) => [x.workerId, x.outcome])).toEqual([['old', 'succeeded']]);
+      });
+    });
+
     describe('across instances', () => {
       it('claims each of 2,000 due runs exactly once when two instances race', async () => {
         const a = await open();
@@ -354,7 +406,7 @@ if (PG_URL === '') {
         const claimArgs = ['1', '20', `'{bufferOne,bufferAll}'`, `'w'`, '30000', `'{}'`];
         const statements = {
           page: [claimPageSql(s), claimArgs],
-          settle_claim: [settleAndClaimSql(s), ['1', ...empty(22), ...claimArgs.slice(1)]],
+          settle_claim: [settleAndClaimSql(s), ['1', ...empty(24), ...claimArgs.slice(1)]],
           advance: [advanceSql(s), ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'c'`]],
         } as const;
         try {

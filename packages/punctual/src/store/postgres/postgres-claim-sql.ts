@@ -219,14 +219,14 @@ export function claimTenantPageSql(s: string): string {
   return `WITH RECURSIVE ${claimCtes(s, TENANT_PAGE_PARAMS, false)} ${pageOutput(s)}`;
 }
 
-/** Where settleAndClaimSql has the claim's parameters: after the settlement's 23 ($1 now is shared). */
+/** Where settleAndClaimSql has the claim's parameters: after the settlement's 25 ($1 now is shared). */
 const AFTER_SETTLE: ClaimParams = {
   now: '$1',
-  limit: '$24',
-  waiting: '$25',
-  worker: '$26',
-  leaseMs: '$27',
-  left: '$28',
+  limit: '$26',
+  waiting: '$27',
+  worker: '$28',
+  leaseMs: '$29',
+  left: '$30',
 };
 
 /**

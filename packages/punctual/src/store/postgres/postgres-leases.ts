@@ -45,10 +45,12 @@ const HELD = `r.id = u.id AND r.lease_token = u.token`;
 /**
  * The settlement's common table expressions; `settled` is their result. One UPDATE … FROM unnest(…) per
  * outcome (an empty group matches nothing), then one INSERT of the attempt records of the runs that were
- * settled. Parameters: $1 now; succeeded $2–$4 (id, token, result); scheduled again $5–$9 (id, token,
- * due_at, reason, error); dead $10–$12 (id, token, error); cancelled $13–$15 (id, token, reason); attempts
- * $16–$23. retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands
- * the attempt back (a graceful stop is not a failure).
+ * settled and did not succeed: a successful attempt stays on its run row (succeeded_by, attempt_started_at;
+ * migration 5), and reads add it (postgres-queries.ts). Parameters: $1 now; succeeded $2–$4 (id, token,
+ * result) and $24–$25 (worker, delivery start); scheduled again $5–$9 (id, token, due_at, reason, error);
+ * dead $10–$12 (id, token, error); cancelled $13–$15 (id, token, reason); attempts of the others $16–$23.
+ * retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands the
+ * attempt back (a graceful stop is not a failure).
  */
 export function settleCtes(s: string): string {
   const cols = columns(RUN_COLUMNS, 'r');
@@ -56,8 +58,9 @@ export function settleCtes(s: string): string {
     ok AS (
       UPDATE ${s}.runs AS r
          SET state = 'succeeded', result = u.result::jsonb, reason = NULL, error = NULL, finished_at = $1,
-             ${RELEASE_LEASE}
-        FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, token, result)
+             succeeded_by = u.worker, attempt_started_at = u.started_at, ${RELEASE_LEASE}
+        FROM unnest($2::bigint[], $3::text[], $4::text[], $24::text[], $25::bigint[])
+          AS u(id, token, result, worker, started_at)
        WHERE ${HELD}
       RETURNING ${cols}
     ), again AS (
@@ -110,7 +113,7 @@ export function sendable(settlements: Settlement[]): Settlement[] {
   return settlements.filter((x) => ID_RE.test(x.runId) && !seen.has(x.runId) && seen.add(x.runId));
 }
 
-/** The parameters of settleCtes ($1–$23) for these (sendable) settlements. */
+/** The parameters of settleCtes ($1–$25) for these (sendable) settlements. */
 export function settleParams(now: number, valid: Settlement[]): unknown[] {
   const pick = <S extends Settlement['outcome']['state']>(state: S) =>
     valid.filter(
@@ -121,7 +124,8 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
   const again = pick('scheduled');
   const dead = pick('dead');
   const gone = pick('cancelled');
-  const a = valid.map((x) => x.attempt);
+  // A successful attempt is recorded on its run row, the others as attempts rows.
+  const a = valid.filter((x) => x.outcome.state !== 'succeeded').map((x) => x.attempt);
   return [
     now,
     ok.map((x) => x.runId),
@@ -138,7 +142,7 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
     gone.map((x) => x.runId),
     gone.map((x) => x.token),
     gone.map((x) => x.outcome.reason),
-    valid.map((x) => x.runId),
+    a.map((x) => x.runId),
     a.map((x) => x.attempt),
     a.map((x) => x.workerId),
     a.map((x) => x.startedAt),
@@ -146,6 +150,8 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
     a.map((x) => x.outcome),
     a.map((x) => jsonParam(x.error)),
     a.map((x) => jsonParam(x.result)),
+    ok.map((x) => x.attempt.workerId),
+    ok.map((x) => x.attempt.startedAt),
   ];
 }
 

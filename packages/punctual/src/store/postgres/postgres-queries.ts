@@ -57,7 +57,24 @@ export async function getRun(
     `SELECT * FROM ${db.s}.attempts WHERE run_id = $1 ORDER BY started_at, id`,
     [runId],
   );
-  return { run: toRun(runs[0]), attempts: attempts.map(toAttempt) };
+  return { run: toRun(runs[0]), attempts: [...attempts.map(toAttempt), ...succeededAttempt(runs[0])] };
+}
+
+/** The successful attempt a run row holds (migration 5), after the attempts rows of the earlier ones. */
+function succeededAttempt(row: RunRow): Attempt[] {
+  if (row.state !== 'succeeded' || row.succeeded_by == null) return [];
+  return [
+    {
+      runId: String(row.id),
+      attempt: row.attempt,
+      workerId: row.succeeded_by,
+      startedAt: Number(row.attempt_started_at),
+      finishedAt: Number(row.finished_at),
+      outcome: 'succeeded',
+      error: null,
+      result: row.result,
+    },
+  ];
 }
 
 /** The page query of listRuns: runs_tenant_key_time or runs_tenant_time, in index order. */

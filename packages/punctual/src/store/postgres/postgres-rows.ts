@@ -75,6 +75,8 @@ export interface RunRow {
   lease_token: string | null;
   lease_expires_at: Int8 | null;
   attempt_started_at: Int8 | null;
+  /** The worker of the successful attempt kept on this row (migration 5); only `SELECT *` reads it. */
+  succeeded_by?: string | null;
   not_fired_reported: boolean;
 }
 
