@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { EventBus } from '../events.js';
-import type { RunInsert, Store } from '../store/store.js';
+import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js';
 import { Loop } from './loop.js';
 import type { SpecCache } from './spec-cache.js';
 
@@ -47,14 +47,24 @@ export class Materializer {
         limit: this.opts.batchSize,
         leaseMs: this.opts.claimLeaseMs,
       });
-      for (const s of due) await this.#advance(s, now);
+      await this.#advanceAll(due, now);
       if (due.length < this.opts.batchSize) break;
     }
     const next = await this.store.nextScheduleAt();
     return next === null ? null : next - this.opts.lookaheadMs;
   }
 
-  async #advance(s: Schedule, now: number): Promise<void> {
+  /** Advances the claimed schedules, in one store transaction when the store can batch them. */
+  async #advanceAll(due: Schedule[], now: number): Promise<void> {
+    const steps = due.map((s) => this.#plan(s, now));
+    const store = this.store;
+    const results = store.advanceSchedules
+      ? await store.advanceSchedules(steps.map((p) => p.advance))
+      : await sequentially(steps, (p) => store.advanceSchedule(p.advance));
+    steps.forEach((p, i) => this.#report(p.schedule, p.complete, results[i]!, now));
+  }
+
+  #plan(s: Schedule, now: number): { schedule: Schedule; complete: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
     const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
       now,
@@ -80,7 +90,7 @@ export class Materializer {
       reason: r.reason,
       details: r.details,
     }));
-    const result = await this.store.advanceSchedule({
+    const advance: Advance = {
       tenantId: s.tenantId,
       scheduleId: s.id,
       version: s.version,
@@ -90,7 +100,11 @@ export class Materializer {
       complete: plan.complete,
       runs,
       now,
-    });
+    };
+    return { schedule: s, complete: plan.complete, advance };
+  }
+
+  #report(s: Schedule, complete: boolean, result: AdvanceResult, now: number): void {
     if (result.status === 'conflict') return;
     let earliest = Infinity;
     for (const t of result.transitions) {
@@ -103,7 +117,14 @@ export class Materializer {
       // How long after its look-ahead instant the schedule was picked up.
       lagMs: s.nextFireAt === null ? 0 : Math.max(0, now - (s.nextFireAt - this.opts.lookaheadMs)),
     });
-    if (plan.complete) this.bus.emit('schedule:completed', { tenantId: s.tenantId, scheduleId: s.id });
+    if (complete) this.bus.emit('schedule:completed', { tenantId: s.tenantId, scheduleId: s.id });
     if (earliest !== Infinity) this.onRunsDue(earliest);
   }
+}
+
+/** Runs `fn` on each item in turn (for a store without advanceSchedules). */
+async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (const item of items) out.push(await fn(item));
+  return out;
 }

@@ -222,6 +222,11 @@ export interface Store {
     leaseMs: number;
   }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
+  /**
+   * Optional: several advances (of distinct schedules) in one transaction, one commit: the same rules as
+   * advanceSchedule for each, each its own compare-and-set. Results in input order.
+   */
+  advanceSchedules?(advances: Advance[]): Promise<AdvanceResult[]>;
   /** Earliest nextFireAt among active schedules (for the materializer's timer). */
   nextScheduleAt(): Promise<number | null>;
 

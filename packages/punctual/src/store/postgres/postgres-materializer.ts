@@ -1,7 +1,8 @@
 // The materializer's side of the PostgreSQL store: claiming due schedules (FOR UPDATE SKIP LOCKED, so
 // instances take disjoint sets), the compare-and-set advance that inserts a schedule's runs, and the earliest
-// next occurrence. The advance is one statement: one round trip and one commit per schedule. It must never
-// read a clock: `now` always arrives as a parameter.
+// next occurrence. An advance is one statement, one round trip and one commit, for one schedule or a batch
+// (the materializer sends batches: a commit with a wake-up notification serialises on the server, so one per
+// schedule would cap fan-out). It must never read a clock: `now` always arrives as a parameter.
 
 import type { Schedule } from '../../domain/schedule.js';
 import type { Advance, AdvanceResult } from '../store.js';
@@ -94,6 +95,80 @@ export async function advanceSchedule(db: PgDb, a: Advance): Promise<AdvanceResu
       null,
     ),
   };
+}
+
+/**
+ * advanceSql for many schedules in one statement: the compare-and-sets ($1–$7 arrays: id, tenant, version,
+ * expected next_fire_at, next_fire_at, fired, complete), the runs of the schedules that advanced ($8–$24,
+ * insertRunsSql), one wake-up ($25). The rows are locked first, in id order (`= ANY` on the primary key
+ * reads in key order; the `locked` count is an init plan, so it runs before the update), so two instances
+ * advancing overlapping batches (a lapsed materializer claim) wait for each other instead of deadlocking.
+ * Every lookup is a primary-key probe from the arrays: an ORDER BY joined to the arrays let the planner walk
+ * the whole primary key once per array element. The ids
+ * that advanced come once, on the first row (on every row they would cost a parse per run).
+ */
+export function advanceManySql(s: string): string {
+  return `
+    WITH sched AS (
+      SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[],
+                           $7::boolean[])
+        AS a(id, tenant_id, version, expected, next_fire_at, fired, complete)
+    ), locked AS (
+      SELECT sc.id FROM ${s}.schedules AS sc WHERE sc.id = ANY($1::bigint[]) ORDER BY sc.id FOR UPDATE
+    ), adv AS (
+      UPDATE ${s}.schedules AS sc
+         SET next_fire_at = a.next_fire_at, fired_count = sc.fired_count + a.fired,
+             state = CASE WHEN a.complete THEN 'completed' ELSE sc.state END,
+             claimed_until = NULL
+        FROM sched AS a
+       WHERE sc.id = a.id AND (SELECT count(*) FROM locked) IS NOT NULL
+         AND (sc.tenant_id = a.tenant_id AND sc.version = a.version AND sc.state = 'active'
+              AND sc.next_fire_at IS NOT DISTINCT FROM a.expected) IS TRUE
+      RETURNING sc.id
+    ), ins AS (${insertRunsSql(s, 8, 'u.schedule_id IN (SELECT id FROM adv)')}
+    ), woke AS (
+      SELECT pg_notify($25, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
+    )
+    SELECT CASE WHEN row_number() OVER () = 1 THEN (SELECT array_agg(id) FROM adv)::text[] END AS advanced,
+           (SELECT count(*) FROM woke) AS woke, ins.*
+      FROM (SELECT 1) AS one LEFT JOIN ins ON true`;
+}
+
+/** Compare-and-set of each advance (distinct schedules) in one statement; results in input order. */
+export async function advanceSchedules(db: PgDb, advances: Advance[]): Promise<AdvanceResult[]> {
+  if (advances.length === 0) return [];
+  const ids = advances.map((a) => scheduleIdOf(a.scheduleId));
+  if (new Set(ids).size !== ids.length) throw new Error('advanceSchedules: a schedule appears twice');
+  const rows = await db.hotQuery<RunRow & { advanced: string[] | null }>(
+    db.named('advance_many', advanceManySql, [
+      ids,
+      advances.map((a) => a.tenantId),
+      advances.map((a) => a.version),
+      advances.map((a) => a.expectedNextFireAt),
+      advances.map((a) => a.nextFireAt),
+      advances.map((a) => a.fired),
+      advances.map((a) => a.complete),
+      ...runValues(
+        advances.flatMap((a) => a.runs),
+        advances[0]!.now,
+      ),
+      db.channel,
+    ]),
+  );
+  const advanced = new Set(rows.find((r) => r.advanced !== null)?.advanced ?? []);
+  const bySchedule = new Map<string, RunRow[]>();
+  for (const r of rows) {
+    if (r.id === null) continue;
+    const sid = String(r.schedule_id);
+    const list = bySchedule.get(sid);
+    if (list) list.push(r);
+    else bySchedule.set(sid, [r]);
+  }
+  return ids.map((id) =>
+    advanced.has(id)
+      ? { status: 'advanced', transitions: transitionsOf(bySchedule.get(id) ?? [], null) }
+      : { status: 'conflict', transitions: [] },
+  );
 }
 
 export async function nextScheduleAt(db: PgDb): Promise<number | null> {

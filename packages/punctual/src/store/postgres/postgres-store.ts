@@ -182,6 +182,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     return materializer.advanceSchedule(await this.#conn(), a);
   }
 
+  async advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]> {
+    return materializer.advanceSchedules(await this.#conn(), advances);
+  }
+
   async nextScheduleAt(): Promise<number | null> {
     return materializer.nextScheduleAt(await this.#conn());
   }

@@ -241,6 +241,11 @@ export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult 
   });
 }
 
+/** Several advances in one transaction (one commit), each its own compare-and-set; results in input order. */
+export function advanceSchedules(sql: SqliteDatabase, advances: Advance[]): AdvanceResult[] {
+  return sql.write(() => advances.map((a) => advanceSchedule(sql, a)));
+}
+
 export function nextScheduleAt(sql: SqliteDatabase): number | null {
   const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
   return row.v;

@@ -125,6 +125,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     return schedules.advanceSchedule(this.sql, a);
   }
 
+  async advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]> {
+    return schedules.advanceSchedules(this.sql, advances);
+  }
+
   async nextScheduleAt(): Promise<number | null> {
     return schedules.nextScheduleAt(this.sql);
   }

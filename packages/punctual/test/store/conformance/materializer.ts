@@ -224,6 +224,41 @@ export function materializerTests(ctx: Ctx): void {
     });
   });
 
+  it('advances several schedules in one call, each its own compare-and-set, results in input order', async () => {
+    // Optional in the contract; both stores implement it.
+    const advanceSchedules = ctx.store.advanceSchedules!.bind(ctx.store);
+    const a = await create(ctx.store, { key: 'a' });
+    const b = await create(ctx.store, { key: 'b' });
+    const c = await create(ctx.store, { key: 'c' });
+    const res = await advanceSchedules([
+      advance(c, {
+        runs: [
+          runInsert({ schedule: c, scheduledFor: T0 }),
+          runInsert({ schedule: c, scheduledFor: T0 + MINUTE }),
+        ],
+      }),
+      // b is stale: nothing of it is written, the others are.
+      advance(b, { version: b.version + 1 }),
+      advance(a, { nextFireAt: null, complete: true }),
+    ]);
+    expect(res.map((r) => r.status)).toEqual(['advanced', 'conflict', 'advanced']);
+    expect(res[0]!.transitions.map((t) => [t.run.scheduleKey, t.run.scheduledFor, t.to])).toEqual([
+      ['c', T0, 'scheduled'],
+      ['c', T0 + MINUTE, 'scheduled'],
+    ]);
+    expect(res[1]!.transitions).toEqual([]);
+    expect(res[2]!.transitions.map((t) => t.run.scheduleKey)).toEqual(['a']);
+    expect(await ctx.store.getSchedule(TENANT, 'b')).toMatchObject({
+      firedCount: 0,
+      nextFireAt: b.nextFireAt,
+    });
+    expect(await ctx.store.getSchedule(TENANT, 'a')).toMatchObject({ state: 'completed', firedCount: 1 });
+    // Advanced once: the same step again is a conflict for each, and inserts nothing.
+    const again = await advanceSchedules([advance(c), advance(a)]);
+    expect(again.map((r) => r.status)).toEqual(['conflict', 'conflict']);
+    expect(await advanceSchedules([])).toEqual([]);
+  });
+
   it('reports the earliest nextFireAt among active schedules', async () => {
     expect(await ctx.store.nextScheduleAt()).toBeNull();
     await create(ctx.store, { key: 'b' }, { nextFireAt: T0 + 2 * MINUTE });
