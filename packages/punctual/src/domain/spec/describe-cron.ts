@@ -3,6 +3,7 @@
 // into words becomes "Cron <expr>, <zone>". Pure string work: no I/O, no clock reads, no timers.
 
 import { expandCronField, parseCronFields, type CronFields } from './cron-spec.js';
+import { memoize } from './memoize.js';
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = [
@@ -188,7 +189,9 @@ function describeFields(f: CronFields, tz: string): string | undefined {
 }
 
 /** Describes a cron expression in English, ending with the zone; never throws. */
-export function describeCron(expr: string, tz: string): string {
+export const describeCron = memoize(describe);
+
+function describe(expr: string, tz: string): string {
   try {
     const text = describeFields(parseCronFields(expr), tz);
     if (text !== undefined) return text;
