@@ -18,7 +18,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['node:*', '../store/*', '../engine/*', '../targets/*', '../scheduler*'] },
+        { patterns: ['node:*', '**/store/**', '**/engine/**', '**/targets/**', '**/scheduler*'] },
       ],
       'no-restricted-properties': [
         'error',
@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['../store/sqlite/*', '../store/postgres/*', '../targets/*/*'] },
+        { patterns: ['**/store/sqlite/**', '**/store/postgres/**', '**/targets/*/**'] },
       ],
     },
   },
