@@ -198,7 +198,8 @@ export class Worker {
   }
 
   #started(res: ClaimResult, now: number): void {
-    for (const t of res.transitions) this.bus.emitTransition(t);
+    // A claimed run is `run:started` when its delivery starts (#deliver), not while it waits in the buffer.
+    for (const t of res.transitions) if (t.to !== 'running') this.bus.emitTransition(t);
     for (const claimed of res.claimed) {
       const flight: InFlight = {
         claimed,
@@ -254,6 +255,7 @@ export class Worker {
     flight.startedAt = startedAt;
     flight.buffered = false;
     this.#executing++;
+    this.bus.emit('run:started', { run });
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
