@@ -22,8 +22,8 @@ const RETRYABLE_CODES = new Set(['40001', '40P01']);
 const MAX_TRIES = 5;
 
 /**
- * The session of the hot pool's connections, which run only four named statements: the claim page, the
- * settlement, both together, and the materializer's advance. They run their generic plan from the first
+ * The session of the hot pool's connections, which run only five named statements: the claim page, the
+ * settlement, both together, and the materializer's advance of one schedule and of a batch. They run their generic plan from the first
  * execution: planning the claim
  * costs more than running it, and the automatic choice would keep planning it because a generic LIMIT $n
  * looks expensive. A generic plan is built once per connection, from the statistics of that moment, so the

@@ -50,7 +50,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /**
    * Connections that run only the hot statements: the claim page, the settlement, the materializer's advance
-   * (a worker and a materializer use at most three at once). Default 3.
+   * (a worker uses at most three at once: its claim loop and two settlement transactions; a materializer
+   * one). Default 4.
    */
   hotPoolSize?: number;
   /** Open a LISTEN connection for wake-ups when the first listener registers. Default true. */
@@ -60,7 +61,7 @@ export interface PostgresStoreOptions {
 }
 
 const DEFAULT_POOL_SIZE = 10;
-const DEFAULT_HOT_POOL_SIZE = 3;
+const DEFAULT_HOT_POOL_SIZE = 4;
 
 export class PostgresStore implements Store, TenantStore, KvStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
