@@ -25,7 +25,7 @@ export { previewSpec } from './domain/spec/preview-spec.js';
 export { compileSpec } from './domain/spec/compile-spec.js';
 export { parseDuration } from './domain/spec/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';
-export type { Store, StoreCapabilities, Transition, Page } from './store/store.js';
+export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
 export type { Tenant, TenantQuotas, TenantState, ApiKey, TenantStore } from './store/tenant-store.js';
 export {

@@ -3,9 +3,9 @@
 // its hash is stored), and doctor's checks pass, warn and fail as documented, with exit codes.
 
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteStore } from 'punctual';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,6 @@ import { keysCreate, keysList, keysRevoke } from '../src/cli/commands/keys.js';
 import { migrate } from '../src/cli/commands/migrate.js';
 import { tenantsCreate, tenantsList, tenantsSetState } from '../src/cli/commands/tenants.js';
 import type { CliIo } from '../src/cli/io.js';
-import { latestSqliteVersion } from '../src/cli/schema-version.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -50,6 +49,16 @@ async function doctorJson(e: Record<string, string> = env) {
 }
 
 const check = (checks: Check[], name: string) => checks.find((c) => c.name === name);
+
+/** The SQLite schema version this build migrates to, as the store reports it. */
+async function latestSqliteVersion(): Promise<number> {
+  const store = sqliteStore({ path: ':memory:' });
+  try {
+    return (await store.schemaVersion()).expected;
+  } finally {
+    await store.close();
+  }
+}
 
 describe('punctual migrate', () => {
   it('migrates a fresh file to the latest version, then has nothing to apply', async () => {
@@ -194,6 +203,25 @@ describe('punctual doctor', () => {
     expect((await import('node:fs')).existsSync(path)).toBe(false);
   });
 
+  it('tells to run punctual migrate on a SQLite file that was never migrated, and writes nothing', async () => {
+    mkdirSync(dirname(path), { recursive: true });
+    new Database(path).close();
+    const r = await doctorJson();
+    expect(r.code).toBe(1);
+    expect(check(r.checks, 'database')?.status).toBe('ok');
+    expect(check(r.checks, 'schema')).toEqual({
+      name: 'schema',
+      status: 'fail',
+      message: `not migrated yet (this Punctual expects version ${await latestSqliteVersion()}): run punctual migrate`,
+    });
+    expect(check(r.checks, 'tenants')).toBeUndefined();
+    const human = await run(doctor, { env, fetch: refuse as typeof fetch });
+    expect(human.out).toContain('✗ schema: not migrated yet');
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual([]);
+    db.close();
+  });
+
   it('passes on a migrated database with a tenant and a key, and prints ✓ lines', async () => {
     await run(tenantsCreate, { env, name: 'acme' });
     await run(keysCreate, { env, tenant: 'acme' });
@@ -296,6 +324,7 @@ describe.skipIf(PG_URL === '')('on PostgreSQL', () => {
   it('migrates, manages tenants and keys, and measures the clock offset (warning above 1 s)', async () => {
     const notYet = await doctorJson(pgEnv());
     expect(check(notYet.checks, 'schema')).toMatchObject({ status: 'fail' });
+    expect(check(notYet.checks, 'schema')?.message).toMatch(/^not migrated yet .*: run punctual migrate$/);
     expect((await run(migrate, { env: pgEnv() })).out).toMatch(/from schema version 0 to \d+/);
     await run(tenantsCreate, { env: pgEnv(), name: 'acme' });
     const created = JSON.parse((await run(keysCreate, { env: pgEnv(), tenant: 'acme', json: true })).out);
@@ -305,6 +334,10 @@ describe.skipIf(PG_URL === '')('on PostgreSQL', () => {
     expect(await doctor({ env: pgEnv(), json: true, fetch: refuse as typeof fetch }, f.io)).toBe(0);
     const checks = (JSON.parse(f.out()) as { checks: Check[] }).checks;
     expect(check(checks, 'database')?.message).toContain(`(schema ${schema}) answers`);
+    expect(check(checks, 'schema')).toMatchObject({
+      status: 'ok',
+      message: expect.stringMatching(/, current$/),
+    });
     expect(check(checks, 'clock')).toMatchObject({ status: 'ok' });
     expect(check(checks, 'tenants')).toMatchObject({ status: 'ok' });
 
@@ -314,6 +347,34 @@ describe.skipIf(PG_URL === '')('on PostgreSQL', () => {
     const clock = check((JSON.parse(skewed.out()) as { checks: Check[] }).checks, 'clock');
     expect(clock?.status).toBe('warn');
     expect(clock?.message).toMatch(/offset to the database server -\d{4} ms, over 1000 ms/);
+  });
+
+  it('fails on a schema behind or newer than this build', async () => {
+    await run(migrate, { env: pgEnv() });
+    const current = await doctorJson(pgEnv());
+    const latest = Number(/^version (\d+), current$/.exec(check(current.checks, 'schema')!.message)?.[1]);
+    expect(latest).toBeGreaterThan(0);
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    try {
+      const table = `"${schema}".punctual_migrations`;
+      await client.query(`DELETE FROM ${table} WHERE version = $1`, [latest]);
+      const behind = await doctorJson(pgEnv());
+      expect(behind.code).toBe(1);
+      expect(check(behind.checks, 'schema')?.message).toBe(
+        `version ${latest - 1} is behind this Punctual's ${latest}: run punctual migrate`,
+      );
+      await client.query(`INSERT INTO ${table} (version, name) VALUES ($1, 'back'), ($2, 'future')`, [
+        latest,
+        latest + 1,
+      ]);
+      const newer = await doctorJson(pgEnv());
+      expect(newer.code).toBe(1);
+      expect(check(newer.checks, 'schema')?.message).toContain('SCHEMA_TOO_NEW');
+    } finally {
+      await client.end();
+    }
   });
 
   it('reports an unreachable database', async () => {

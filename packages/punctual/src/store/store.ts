@@ -169,11 +169,24 @@ export interface StoreStats {
   oldestDueAt: number | null;
 }
 
+/** The schema version of a store's database and the one this build of Punctual migrates it to. */
+export interface SchemaVersion {
+  /** Highest migration applied to the database (0: never migrated). */
+  applied: number;
+  /** Highest migration this build knows: what migrate() brings the database to. */
+  expected: number;
+}
+
 export interface Store {
   readonly capabilities: StoreCapabilities;
 
   /** Applies pending migrations; throws SCHEMA_TOO_NEW on a database migrated by a newer version. */
   migrate(): Promise<void>;
+  /**
+   * Optional: the applied and the expected schema version, read without migrating or creating anything
+   * (applied is 0 when the migrations table does not exist). applied > expected: a newer Punctual migrated it.
+   */
+  schemaVersion?(): Promise<SchemaVersion>;
   close(): Promise<void>;
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────

@@ -66,6 +66,11 @@ export interface TenantStore {
   listApiKeys(tenantId: string): Promise<ApiKey[]>;
   /** Revokes by id within a tenant; false when there is no such live key. */
   revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean>;
+  /**
+   * Records that the key was used at `now`, in one statement: lastUsedAt only moves forward (an earlier
+   * instant changes nothing), and an unknown or malformed id is a no-op.
+   */
+  touchApiKey(keyId: string, now: number): Promise<void>;
 
   /** Schedules the tenant has (for the maxSchedules quota). */
   countSchedules(tenantId: string): Promise<number>;

@@ -107,6 +107,27 @@ if (PG_URL === '') {
         await expect(storeOn(store.schema).migrate()).rejects.toMatchObject({ code: 'SCHEMA_TOO_NEW' });
       });
 
+      it('reports the applied and the expected schema version, creating nothing', async () => {
+        const store = storeOn(freshSchema());
+        expect(await store.schemaVersion()).toEqual({ applied: 0, expected: LATEST_VERSION });
+        const { rows } = await (
+          await admin()
+        ).query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [store.schema]);
+        expect(rows).toEqual([]);
+        await store.migrate();
+        expect(await store.schemaVersion()).toEqual({ applied: LATEST_VERSION, expected: LATEST_VERSION });
+        await (
+          await admin()
+        ).query(
+          `INSERT INTO "${store.schema}".punctual_migrations (version, name) VALUES ($1, 'from the future')`,
+          [LATEST_VERSION + 1],
+        );
+        expect(await store.schemaVersion()).toEqual({
+          applied: LATEST_VERSION + 1,
+          expected: LATEST_VERSION,
+        });
+      });
+
       it('rejects a schema name that is not a plain identifier', () => {
         expect(() => postgresStore({ connectionString: PG_URL, schema: 'x"; DROP TABLE y; --' })).toThrow(
           /schema/,

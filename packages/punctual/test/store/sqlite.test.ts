@@ -91,6 +91,29 @@ describe('sqlite store', () => {
     await store.close();
   });
 
+  it('reports the applied and the expected schema version, creating nothing', async () => {
+    const path = tempFile();
+    const fresh = sqliteStore({ path });
+    expect(await fresh.schemaVersion()).toEqual({ applied: 0, expected: LATEST_VERSION });
+    await fresh.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual([]);
+    raw.close();
+
+    const store = await opened(path);
+    expect(await store.schemaVersion()).toEqual({ applied: LATEST_VERSION, expected: LATEST_VERSION });
+    await store.close();
+    const db = new Database(path);
+    db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(
+      LATEST_VERSION + 1,
+      'future',
+    );
+    db.close();
+    const newer = sqliteStore({ path });
+    expect(await newer.schemaVersion()).toEqual({ applied: LATEST_VERSION + 1, expected: LATEST_VERSION });
+    await newer.close();
+  });
+
   it('runs in WAL mode with synchronous=FULL by default', async () => {
     const store = await opened();
     expect(store.diagnostics()).toMatchObject({ journalMode: 'wal', synchronous: 'FULL' });

@@ -221,7 +221,7 @@ export function buildApp(opts: AppOptions) {
   void app.register(
     async (v1) => {
       const limiter = new RateLimiter(clock);
-      v1.addHook('onRequest', authenticate({ scheduler, tenants }));
+      v1.addHook('onRequest', authenticate({ scheduler, tenants, clock }));
       v1.addHook('onRequest', rateLimit(limiter, config.defaultRateLimit));
       await v1.register(scheduleRoutes, { tenants, clock });
       await v1.register(runRoutes);

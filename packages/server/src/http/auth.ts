@@ -1,10 +1,11 @@
 // Authentication of every /v1 request: `Authorization: Bearer pk_...` → SHA-256 → the tenant store. A key
 // works only while it exists, is not revoked and its tenant is active; it is looked up on every request, so
 // revoking or disabling takes effect at once. The request then carries its tenant and that tenant's
-// TenantApi, and nothing else: a route can only ever reach the authenticated tenant's objects.
+// TenantApi, and nothing else: a route can only ever reach the authenticated tenant's objects. The key's
+// last use is recorded at most once a minute, beside the request: the request never waits for that write.
 
 import type { FastifyRequest } from 'fastify';
-import type { Scheduler, Tenant, TenantApi, TenantStore } from 'punctual';
+import type { Clock, Scheduler, Tenant, TenantApi, TenantStore } from 'punctual';
 import { API_KEY_PATTERN, apiKeyPrefix, hashApiKey } from '../tenancy/api-keys.js';
 import { HttpError } from './errors.js';
 
@@ -19,6 +20,9 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +(\S{1,200})$/i;
 
+/** A key's lastUsedAt is written again only once it is this old: a busy key costs one write a minute. */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 function unauthorized(message: string): HttpError {
   return new HttpError(401, 'UNAUTHORIZED', message, {}, { 'www-authenticate': 'Bearer realm="punctual"' });
 }
@@ -31,7 +35,30 @@ export function bearerKey(header: string | string[] | undefined): string | undef
 }
 
 /** The onRequest hook of the /v1 scope. */
-export function authenticate(deps: { scheduler: Scheduler; tenants: TenantStore }) {
+export function authenticate(deps: {
+  scheduler: Scheduler;
+  tenants: TenantStore;
+  clock: Pick<Clock, 'now'>;
+}) {
+  // Keys whose touch is under way here, so a burst of requests writes once.
+  const touching = new Set<string>();
+
+  /** Records the key's use without delaying the request; a failed write is logged, never thrown. */
+  function touch(request: FastifyRequest, keyId: string, lastUsedAt: number | null): void {
+    const now = deps.clock.now();
+    if (touching.has(keyId) || (lastUsedAt !== null && now - lastUsedAt < KEY_TOUCH_INTERVAL_MS)) return;
+    touching.add(keyId);
+    let write: Promise<void>;
+    try {
+      write = deps.tenants.touchApiKey(keyId, now);
+    } catch (e) {
+      write = Promise.reject(e);
+    }
+    void write
+      .catch((err: unknown) => request.log.warn({ err }, "could not record the API key's last use"))
+      .finally(() => touching.delete(keyId));
+  }
+
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined) throw unauthorized('send an API key: Authorization: Bearer pk_...');
@@ -46,5 +73,6 @@ export function authenticate(deps: { scheduler: Scheduler; tenants: TenantStore 
     request.tenant = found.tenant;
     request.api = deps.scheduler.tenant(found.tenant.id);
     request.log = request.log.child({ tenantId: found.tenant.id, apiKey: apiKeyPrefix(key) });
+    touch(request, found.key.id, found.key.lastUsedAt);
   };
 }

@@ -1,8 +1,11 @@
 // Authentication, tenant isolation and rate limiting: every /v1 route needs a valid key; a revoked key or a
-// disabled tenant stops working on the next request; another tenant's schedules and runs answer 404 exactly
-// like missing ones; a tenant over its request rate gets 429 with Retry-After.
+// disabled tenant stops working on the next request; a key's last use is recorded at most once a minute;
+// another tenant's schedules and runs answer 404 exactly like missing ones; a tenant over its request rate
+// gets 429 with Retry-After.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KEY_TOUCH_INTERVAL_MS } from '../../src/http/auth.js';
 import { generateApiKey, hashApiKey } from '../../src/tenancy/api-keys.js';
 import { json, scheduleBody, testApp, type TestApp } from '../support/app.js';
 
@@ -106,6 +109,72 @@ describe('authentication', () => {
     expect((await t.request({ method: 'GET', url: '/v1/schedules', as: 'globex' })).statusCode).toBe(200);
     await t.store.updateTenant('acme', { state: 'active' }, t.clock.now());
     expect((await t.request({ method: 'GET', url: '/v1/schedules', as: 'acme' })).statusCode).toBe(200);
+  });
+
+  it("records a key's last use once a minute at most, beside the request", async () => {
+    t = await testApp();
+    const touch = vi.spyOn(t.store, 'touchApiKey');
+    const lastUsed = async (tenant: 'acme' | 'globex') => (await t.store.listApiKeys(tenant))[0]?.lastUsedAt;
+    /** Waits (a bounded number of event-loop turns, no timer) until the write lands. */
+    const landed = async (expected: number): Promise<void> => {
+      for (let i = 0; i < 100 && (await lastUsed('acme')) !== expected; i++) {
+        await new Promise(setImmediate);
+      }
+      expect(await lastUsed('acme')).toBe(expected);
+    };
+    const get = () => t.request({ method: 'GET', url: '/v1/tenant', as: 'acme' });
+    expect(await lastUsed('acme')).toBeNull();
+
+    const first = t.clock.now();
+    expect((await get()).statusCode).toBe(200);
+    await landed(first);
+    expect(touch).toHaveBeenCalledTimes(1);
+
+    // Within the minute: no write at all.
+    await t.clock.advance(KEY_TOUCH_INTERVAL_MS - 1);
+    expect((await get()).statusCode).toBe(200);
+    expect((await get()).statusCode).toBe(200);
+    expect(touch).toHaveBeenCalledTimes(1);
+    expect(await lastUsed('acme')).toBe(first);
+
+    // A minute after the recorded use: written again.
+    await t.clock.advance(1);
+    expect((await get()).statusCode).toBe(200);
+    await landed(first + KEY_TOUCH_INTERVAL_MS);
+    expect(touch).toHaveBeenCalledTimes(2);
+
+    // A refused request and another tenant's key record nothing here.
+    await t.clock.advance(KEY_TOUCH_INTERVAL_MS);
+    const refused = await t.request({
+      method: 'GET',
+      url: '/v1/tenant',
+      headers: { authorization: `Bearer ${generateApiKey()}` },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(touch).toHaveBeenCalledTimes(2);
+    expect(await lastUsed('globex')).toBeNull();
+  });
+
+  it("answers the request when recording the key's last use fails, and logs a warning", async () => {
+    const lines: { level: number; msg: string; tenantId?: string; err?: { message: string } }[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    t = await testApp({ logger });
+    const touch = vi.spyOn(t.store, 'touchApiKey').mockRejectedValue(new Error('disk full'));
+    const res = await t.request({ method: 'GET', url: '/v1/tenant', as: 'acme' });
+    expect(res.statusCode).toBe(200);
+    expect(touch).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise(setImmediate);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "could not record the API key's last use",
+        tenantId: 'acme',
+        err: expect.objectContaining({ message: 'disk full' }),
+      }),
+    ]);
+    // The failure leaves nothing in flight: the next request tries again.
+    expect((await t.request({ method: 'GET', url: '/v1/tenant', as: 'acme' })).statusCode).toBe(200);
+    expect(touch).toHaveBeenCalledTimes(2);
   });
 
   it('operational routes need no key', async () => {

@@ -3,6 +3,7 @@
 // captures everything a request could change, so tests can assert that a refused request changed nothing.
 
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Logger } from 'pino';
 import {
   createScheduler,
   ok,
@@ -31,7 +32,7 @@ export interface TestApp {
   keys: Record<TenantName, string>;
   /** Injects a request; `as` adds the tenant's Authorization header. */
   request(opts: InjectOptions & { as?: TenantName }): Promise<LightMyRequestResponse>;
-  /** Everything requests could change: both tenants, their schedules, runs and keys. */
+  /** Everything requests could change: both tenants, their schedules, runs and keys (but their last use). */
   snapshot(): Promise<string>;
   close(): Promise<void>;
 }
@@ -44,6 +45,8 @@ export async function testApp(
     quotas?: Partial<Record<TenantName, Partial<TenantQuotas>>>;
     config?: Partial<Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs'>>;
     metrics?: boolean;
+    /** The app's logger. Default: a silent one. */
+    logger?: Logger;
     /** Called before the app is made ready (to add hooks that observe route registration). */
     beforeReady?: (app: App) => void;
   } = {},
@@ -85,6 +88,7 @@ export async function testApp(
       ...opts.config,
     },
     metrics,
+    ...(opts.logger ? { logger: opts.logger } : {}),
   });
   opts.beforeReady?.(app);
   await app.ready();
@@ -109,7 +113,8 @@ export async function testApp(
         const api = scheduler.tenant(name);
         out[name] = {
           tenant: await store.getTenant(name),
-          keys: await store.listApiKeys(name),
+          // lastUsedAt aside: any authenticated request may record it (a refused one never does).
+          keys: (await store.listApiKeys(name)).map(({ lastUsedAt: _lastUsedAt, ...k }) => k),
           schedules: (await api.list({ limit: 1000 })).items,
           runs: (await api.listRuns({ limit: 1000 })).items,
         };

@@ -1,7 +1,8 @@
-// The PostgreSQL schema's migrations: a numbered, append-only list embedded as TypeScript modules, and the
-// routine that applies the pending ones. Several instances may start at once: everything runs in one
-// transaction under a transaction-scoped advisory lock, so exactly one applies each migration. It refuses
-// (SCHEMA_TOO_NEW) a schema migrated by a newer Punctual. Never edit or reorder a released migration.
+// The PostgreSQL schema's migrations: a numbered, append-only list embedded as TypeScript modules, the
+// routine that applies the pending ones, and the read of the version applied. Several instances may start at
+// once: everything runs in one transaction under a transaction-scoped advisory lock, so exactly one applies
+// each migration. It refuses (SCHEMA_TOO_NEW) a schema migrated by a newer Punctual. Never edit or reorder a
+// released migration.
 
 import { PunctualError } from '../../errors.js';
 import type { PgDb } from './postgres-database.js';
@@ -28,6 +29,18 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;
+
+/** Highest migration applied to the store's schema, 0 when it has none (or no schema): reads only. */
+export async function appliedVersion(db: PgDb): Promise<number> {
+  const [table] = await db.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [
+    `${db.s}.punctual_migrations`,
+  ]);
+  if (table?.exists !== true) return 0;
+  const [row] = await db.query<{ v: number }>(
+    `SELECT coalesce(max(version), 0) AS v FROM ${db.s}.punctual_migrations`,
+  );
+  return row?.v ?? 0;
+}
 
 /** Applies the pending migrations to the store's schema, in one transaction. */
 export async function migrate(db: PgDb): Promise<void> {

@@ -20,6 +20,7 @@ import type {
   RunInsert,
   RunQuery,
   ScheduleQuery,
+  SchemaVersion,
   Settlement,
   Store,
   StoreCapabilities,
@@ -28,7 +29,7 @@ import type {
 } from '../store.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
-import { migrate } from './migrations.js';
+import { appliedVersion, LATEST_VERSION, migrate } from './migrations.js';
 import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
 import { PgDb, validateSchema, wakeChannel } from './postgres-database.js';
@@ -110,6 +111,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   async migrate(): Promise<void> {
     const db = await this.#conn();
     await migrate(db);
+  }
+
+  async schemaVersion(): Promise<SchemaVersion> {
+    return { applied: await appliedVersion(await this.#conn()), expected: LATEST_VERSION };
   }
 
   async close(): Promise<void> {
@@ -328,6 +333,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   async revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean> {
     return tenants.revokeApiKey(await this.#conn(), tenantId, keyId, now);
+  }
+
+  async touchApiKey(keyId: string, now: number): Promise<void> {
+    return tenants.touchApiKey(await this.#conn(), keyId, now);
   }
 
   async countSchedules(tenantId: string): Promise<number> {

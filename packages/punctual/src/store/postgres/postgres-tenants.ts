@@ -137,6 +137,16 @@ export async function revokeApiKey(db: PgDb, tenantId: string, keyId: string, no
   return rows.length > 0;
 }
 
+/** The primary key. Forward only: a late or concurrent touch never moves last_used_at back. */
+export async function touchApiKey(db: PgDb, keyId: string, now: number): Promise<void> {
+  if (!ID_RE.test(keyId)) return;
+  await db.query(
+    `UPDATE ${db.s}.api_keys SET last_used_at = $1
+      WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)`,
+    [now, keyId],
+  );
+}
+
 /** The (tenant_id, key) unique index, index-only. */
 export async function countSchedules(db: PgDb, tenantId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(

@@ -17,6 +17,7 @@ import type {
   RunInsert,
   RunQuery,
   ScheduleQuery,
+  SchemaVersion,
   Settlement,
   Store,
   StoreCapabilities,
@@ -26,7 +27,7 @@ import type {
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
-import { migrate, schemaVersion } from './migrations.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
@@ -62,6 +63,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async migrate(): Promise<void> {
     this.sql.read(() => migrate(this.sql.db));
+  }
+
+  async schemaVersion(): Promise<SchemaVersion> {
+    return { applied: this.sql.read(() => schemaVersion(this.sql.db)), expected: LATEST_VERSION };
   }
 
   async close(): Promise<void> {
@@ -243,6 +248,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean> {
     return tenants.revokeApiKey(this.sql, tenantId, keyId, now);
+  }
+
+  async touchApiKey(keyId: string, now: number): Promise<void> {
+    tenants.touchApiKey(this.sql, keyId, now);
   }
 
   async countSchedules(tenantId: string): Promise<number> {

@@ -40,6 +40,9 @@ const FIND_KEY = 'SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL';
 // api_keys_tenant.
 const LIST_KEYS = 'SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY id';
 const REVOKE_KEY = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL';
+// The primary key. Forward only: a late or concurrent touch never moves last_used_at back.
+const TOUCH_KEY =
+  'UPDATE api_keys SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now)';
 
 // The (tenant_id, key) unique index, covering.
 export const COUNT_SCHEDULES = 'SELECT COUNT(*) FROM schedules WHERE tenant_id = ?';
@@ -141,6 +144,12 @@ export function revokeApiKey(sql: SqliteDatabase, tenantId: string, keyId: strin
   const id = parseId(keyId);
   if (id === undefined) return false;
   return sql.write(() => sql.stmt(REVOKE_KEY).run(now, id, tenantId).changes > 0);
+}
+
+export function touchApiKey(sql: SqliteDatabase, keyId: string, now: number): void {
+  const id = parseId(keyId);
+  if (id === undefined) return;
+  sql.write(() => sql.stmt(TOUCH_KEY).run({ id, now }));
 }
 
 export function countSchedules(sql: SqliteDatabase, tenantId: string): number {

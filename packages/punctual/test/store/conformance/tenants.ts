@@ -239,6 +239,27 @@ export function tenantTests(ctx: Ctx): void {
     expect(await store().findApiKey(HASH_C)).toBeDefined();
   });
 
+  it('touches a key: lastUsedAt moves forward only; an unknown or malformed id changes nothing', async () => {
+    await tenant('acme');
+    const a = await key('acme', HASH_A);
+    const b = await key('acme', HASH_B);
+    const lastUsed = async () => (await store().findApiKey(HASH_A))?.key.lastUsedAt;
+
+    await store().touchApiKey(a.id, T0 + MINUTE);
+    expect(await lastUsed()).toBe(T0 + MINUTE);
+    await store().touchApiKey(a.id, T0 + 1);
+    expect(await lastUsed()).toBe(T0 + MINUTE);
+    await store().touchApiKey(a.id, T0 + MINUTE);
+    expect(await lastUsed()).toBe(T0 + MINUTE);
+    await store().touchApiKey(a.id, T0 + 2 * MINUTE);
+    expect(await lastUsed()).toBe(T0 + 2 * MINUTE);
+
+    for (const id of ['999999', '0', '-1', 'not-an-id', '', '9'.repeat(30)]) {
+      await store().touchApiKey(id, T0 + DAY);
+    }
+    expect(await store().listApiKeys('acme')).toEqual([{ ...a, lastUsedAt: T0 + 2 * MINUTE }, b]);
+  });
+
   it("counts a tenant's schedules, whatever their state, and no other tenant's", async () => {
     expect(await store().countSchedules(TENANT)).toBe(0);
     await create(ctx.store, { key: 'a' });

@@ -5,7 +5,14 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PostgresStore, SqliteStore, parseCidrList, type Store, type TenantStore } from 'punctual';
+import {
+  PostgresStore,
+  SqliteStore,
+  parseCidrList,
+  type SchemaVersion,
+  type Store,
+  type TenantStore,
+} from 'punctual';
 import { localUrl, type Config } from '../../config.js';
 import { describeDatabase, openStore } from '../../store-from-config.js';
 import { EXIT_OK, EXIT_REJECTED, type CliIo } from '../io.js';
@@ -125,31 +132,9 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
         message: `${database} answers (round trip ${offset.rttMs.toFixed(1)} ms)`,
       });
     }
-    const v = await schemaVersion(store, config.databaseUrl);
-    let schemaOk = v.database > 0;
-    if (v.database === 0) {
-      checks.push({ name: 'schema', status: 'fail', message: 'not migrated yet: run punctual migrate' });
-    } else if (v.code === null) {
-      checks.push({
-        name: 'schema',
-        status: 'warn',
-        message: `version ${v.database}; this build does not tell which version it expects (punctual migrate applies any pending one)`,
-      });
-    } else if (v.database < v.code) {
-      schemaOk = false;
-      checks.push({
-        name: 'schema',
-        status: 'fail',
-        message: `version ${v.database} is behind this Punctual's ${v.code}: run punctual migrate`,
-      });
-    } else if (v.database > v.code) {
-      schemaOk = false;
-      checks.push({
-        name: 'schema',
-        status: 'fail',
-        message: `version ${v.database} is newer than this Punctual's ${v.code} (SCHEMA_TOO_NEW): upgrade Punctual`,
-      });
-    } else checks.push({ name: 'schema', status: 'ok', message: `version ${v.database}, current` });
+    const v = await schemaVersion(store);
+    const schemaOk = v.applied === v.expected;
+    checks.push(schemaCheck(v));
     if (offset === undefined) {
       checks.push({
         name: 'clock',
@@ -177,6 +162,33 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
     await store?.close().catch(() => {});
   }
   return checks;
+}
+
+/** The applied schema version against the one this build migrates to. */
+function schemaCheck(v: SchemaVersion): Check {
+  const name = 'schema';
+  if (v.applied === 0) {
+    return {
+      name,
+      status: 'fail',
+      message: `not migrated yet (this Punctual expects version ${v.expected}): run punctual migrate`,
+    };
+  }
+  if (v.applied < v.expected) {
+    return {
+      name,
+      status: 'fail',
+      message: `version ${v.applied} is behind this Punctual's ${v.expected}: run punctual migrate`,
+    };
+  }
+  if (v.applied > v.expected) {
+    return {
+      name,
+      status: 'fail',
+      message: `version ${v.applied} is newer than this Punctual's ${v.expected} (SCHEMA_TOO_NEW): upgrade Punctual`,
+    };
+  }
+  return { name, status: 'ok', message: `version ${v.applied}, current` };
 }
 
 async function tenantCheck(store: TenantStore): Promise<Check> {

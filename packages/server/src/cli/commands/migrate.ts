@@ -10,18 +10,16 @@ import { schemaVersion } from '../schema-version.js';
 export type MigrateArgs = AdminArgs;
 
 export async function migrate(args: MigrateArgs, io: CliIo): Promise<number> {
-  return withStore(args, io, { migrate: false }, async ({ store, database, config }) => {
-    const before = await schemaVersion(store, config.databaseUrl);
+  return withStore(args, io, { migrate: false }, async ({ store, database }) => {
+    const before = await schemaVersion(store);
     await store.migrate();
-    const after = await schemaVersion(store, config.databaseUrl);
+    const after = await schemaVersion(store);
     if (args.json === true) {
-      printJson(io, { database, from: before.database, to: after.database });
-    } else if (before.database === after.database) {
-      io.stdout(`punctual: ${database} is at schema version ${after.database}: nothing to apply\n`);
+      printJson(io, { database, from: before.applied, to: after.applied });
+    } else if (before.applied === after.applied) {
+      io.stdout(`punctual: ${database} is at schema version ${after.applied}: nothing to apply\n`);
     } else {
-      io.stdout(
-        `punctual: migrated ${database} from schema version ${before.database} to ${after.database}\n`,
-      );
+      io.stdout(`punctual: migrated ${database} from schema version ${before.applied} to ${after.applied}\n`);
     }
     return EXIT_OK;
   });
