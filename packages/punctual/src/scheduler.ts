@@ -25,6 +25,9 @@ import { TenantApi, type EngineHooks } from './tenant-api.js';
 
 export const DEFAULT_DATABASE_PATH = './data/punctual.db';
 
+/** Most runs one claim transaction takes. */
+const CLAIM_BATCH = 200;
+
 export class Scheduler extends TenantApi {
   readonly options: ResolvedOptions;
   readonly #bus: EventBus;
@@ -65,10 +68,11 @@ export class Scheduler extends TenantApi {
       workerId: options.workerId,
       concurrency: options.concurrency,
       leaseMs: options.leaseMs,
-      claimBatch: 100,
+      claimBatch: CLAIM_BATCH,
+      // Deep enough for two claims in flight at once while handlers are fast (prefetch-sizer.ts).
       prefetch: {
         min: options.concurrency,
-        max: 9 * options.concurrency,
+        max: Math.max(9 * options.concurrency, 2 * CLAIM_BATCH - options.concurrency),
         waitMs: 25,
       },
       deferMs: 250,
