@@ -20,6 +20,7 @@ export class BullMqPeer implements Peer {
   private worker: any = null;
   private ctx!: PeerContext;
   private redis: Redis | null = null;
+  private baseMemory = 0;
   private readonly jobOpts: JobsOptions = { removeOnComplete: true, removeOnFail: true, attempts: 1 };
 
   constructor(readonly kind: 'redis' | 'postgres') {
@@ -41,13 +42,8 @@ export class BullMqPeer implements Peer {
     this.ctx = ctx;
     if (this.kind === 'redis') {
       this.redis = new Redis(ctx.redisUrl, { maxRetriesPerRequest: null });
-      let cursor = '0';
-      for (let i = 0; i < 100_000; i++) {
-        const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-        if (keys.length) await this.redis.del(...keys);
-        cursor = next;
-        if (cursor === '0') break;
-      }
+      await this.clearPrefix();
+      this.baseMemory = await this.usedMemory();
     } else {
       await dropSchema(ctx.pgUrl, SCHEMA);
     }
@@ -65,7 +61,8 @@ export class BullMqPeer implements Peer {
       removeOnComplete: true,
       attempts: 1,
       oneOff: 'add/addBulk with delay = at - now, jobId = id',
-      recurring: 'upsertJobScheduler(id, { pattern })',
+      recurring: 'upsertJobScheduler(id, { pattern }), 100 calls in flight',
+      storage: this.kind === 'redis' ? 'growth of Redis used_memory since setup' : 'schema size',
     };
   }
 
@@ -121,16 +118,35 @@ export class BullMqPeer implements Peer {
     await this.worker.waitUntilReady();
   }
 
-  async storageBytes(): Promise<number> {
-    if (this.kind === 'postgres') return schemaBytes(this.ctx.pgUrl, SCHEMA);
+  /** Deletes every key under the prefix (at most 10^8 keys: bounded scan). */
+  private async clearPrefix(): Promise<void> {
+    let cursor = '0';
+    for (let i = 0; i < 100_000; i++) {
+      const [next, keys] = await this.redis!.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+      if (keys.length) await this.redis!.unlink(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+  }
+
+  private async usedMemory(): Promise<number> {
     const info = await this.redis!.info('memory');
     return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+  }
+
+  /** Redis: growth of used_memory since setup (the server may hold other keys). */
+  async storageBytes(): Promise<number> {
+    if (this.kind === 'postgres') return schemaBytes(this.ctx.pgUrl, SCHEMA);
+    return Math.max(0, (await this.usedMemory()) - this.baseMemory);
   }
 
   async teardown(): Promise<void> {
     if (this.worker) await this.worker.close(true);
     await this.queue.close();
     if (this.kind === 'postgres') await dropSchema(this.ctx.pgUrl, SCHEMA);
-    else await this.redis?.quit();
+    else {
+      await this.clearPrefix();
+      await this.redis?.quit();
+    }
   }
 }

@@ -8,6 +8,7 @@ import {
   run,
   runMigrations,
   Logger,
+  type ParsedCronItem,
   type Runner,
   type WorkerUtils,
 } from 'graphile-worker';
@@ -27,7 +28,7 @@ export class GraphileWorkerPeer implements Peer {
   private utils!: WorkerUtils;
   private runner: Runner | null = null;
   private ctx!: PeerContext;
-  private cron: { id: string; cron: string }[] = [];
+  private cron: ParsedCronItem[] = [];
 
   async setup(ctx: PeerContext): Promise<void> {
     this.ctx = ctx;
@@ -40,7 +41,8 @@ export class GraphileWorkerPeer implements Peer {
       pollInterval: POLL_MS,
       maxPoolSize: ctx.concurrency + 2,
       maxAttempts: 1,
-      recurring: 'crontab items (parseCronItems) passed to run()',
+      recurring:
+        'crontab items (parseCronItems, counted as the load) passed to run(), which registers them at start',
     };
   }
 
@@ -63,14 +65,15 @@ export class GraphileWorkerPeer implements Peer {
     return this.enqueueBulk(items);
   }
 
+  /** The crontab is configuration held by the runner, not stored rows: loading it is parsing it. */
   async scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void> {
-    for (let i = 0; i < n; i++) this.cron.push({ id: `rec-${i}`, cron: cronFor(i) });
+    const items = [];
+    for (let i = 0; i < n; i++)
+      items.push({ task: 'rec', match: cronFor(i), identifier: `rec-${i}`, payload: { id: `rec-${i}` } });
+    this.cron = parseCronItems(items);
   }
 
   async startWorkers(concurrency: number, onRun: OnRun): Promise<void> {
-    const parsed = parseCronItems(
-      this.cron.map((c) => ({ task: 'rec', match: c.cron, identifier: c.id, payload: { id: c.id } })),
-    );
     this.runner = await run(
       {
         connectionString: this.ctx.pgUrl,
@@ -92,7 +95,7 @@ export class GraphileWorkerPeer implements Peer {
         },
       },
       undefined,
-      parsed,
+      this.cron,
     );
   }
 

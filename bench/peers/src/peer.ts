@@ -20,6 +20,8 @@ export interface Peer {
   readonly server: 'postgres' | 'redis' | 'sqlite';
   /** Largest number of recurring schedules the adapter can register (see its settings for why). */
   readonly maxRecurring: number;
+  /** Why maxRecurring is what it is (shown when a workload is skipped for it). */
+  readonly maxRecurringReason?: string;
   /** Empties this peer's schema/database/key prefix and prepares it. */
   setup(ctx: PeerContext): Promise<void>;
   enqueueOne(id: string, at: number): Promise<void>;

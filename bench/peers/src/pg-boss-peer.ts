@@ -14,6 +14,8 @@ export class PgBossPeer implements Peer {
   readonly name = 'pg-boss';
   readonly server = 'postgres' as const;
   readonly maxRecurring = 1000;
+  readonly maxRecurringReason =
+    'pg-boss 10 keeps one cron schedule per queue, and every queue is its own table partition with its own worker';
   settings: Record<string, string | number | boolean> = {};
   private boss!: PgBoss;
   private ctx!: PeerContext;

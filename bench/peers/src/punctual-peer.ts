@@ -1,6 +1,6 @@
 // Punctual itself as a compared peer, on SQLite (a fresh file) or PostgreSQL (a fresh schema).
-// One-off runs are `@at` schedules put through the public API; the drain backlog is written with
-// store.insertRuns, as bench/workloads.ts does, because it measures the worker side only.
+// One-off runs are `@at` schedules put through the public API; the drain and workload-5 backlogs are written
+// with store.insertRuns, as bench/workloads.ts does, because those workloads measure the worker side.
 
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,8 @@ export class PunctualPeer implements Peer {
           ? 'LISTEN/NOTIFY hint + timer to earliest due run'
           : 'timer to earliest due run',
       oneOff: '@at schedule per job via put/putMany',
-      drainLoad: 'store.insertRuns (manual runs), as bench/workloads.ts',
+      drainAndBacklogLoad: 'store.insertRuns (manual runs), as bench/workloads.ts',
+      recurring: 'putMany of cron schedules, 1000 per call',
     };
   }
 

@@ -85,8 +85,10 @@ const fmt = (v: number) =>
 export function render(doc: Doc, command: string): string {
   const lines: string[] = [];
   lines.push(`# Peers benchmark${doc.quick ? ' (quick)' : ''}, ${doc.startedAt.slice(0, 10)}`, '');
+  const repsOf = (w: string) => new Set(doc.results.filter((r) => r.workload === w).map((r) => r.rep)).size;
+  const once = doc.workloads.filter((w) => repsOf(w) === 1 && doc.reps > 1);
   lines.push(
-    `Machine: ${String(doc.machine.cores)} cores (${String(doc.machine.cpu)}), ${String(doc.machine.memGiB)} GiB, Linux ${String(doc.machine.kernel)}; client and servers share the cores. Command: \`${command}\`. ${doc.reps} reps interleaved (fan-out: 1 rep in quick runs); each cell is the median of its reps; every rep ran in a fresh process on an emptied store.`,
+    `Machine: ${String(doc.machine.cores)} cores (${String(doc.machine.cpu)}), ${String(doc.machine.memGiB)} GiB, Linux ${String(doc.machine.kernel)}; client and servers share the cores. Command: \`${command}\`. ${doc.reps === 1 ? '1 rep' : `${doc.reps} reps interleaved`}${once.length ? ` (run once: ${once.join(', ')})` : ''}; each cell is the median of its reps; every rep ran in a fresh process on an emptied store.`,
     '',
   );
   lines.push(
@@ -102,7 +104,8 @@ export function render(doc: Doc, command: string): string {
     const metricNames = new Set<string>();
     for (const r of doc.results)
       if (r.workload === workload) Object.keys(r.metrics).forEach((k) => metricNames.add(k));
-    const cols = [...metricNames];
+    // Every rep skipped or failed: still one (empty) headline column, so the table stays well-formed.
+    const cols = metricNames.size > 0 ? [...metricNames] : [h.metric];
     const medians = new Map<string, number>();
     for (const p of doc.peers)
       medians.set(p, median(cell(p, workload).map((r) => r.metrics[h.metric] ?? NaN)));
