@@ -338,6 +338,7 @@ export class Worker {
         error,
         result,
       },
+      run,
     });
   }
 

@@ -145,6 +145,12 @@ export interface Settlement {
   token: string;
   outcome: SettleOutcome;
   attempt: Attempt;
+  /**
+   * The run as it was claimed. While the caller holds the lease nobody else changes the row (but for the
+   * lease's expiry), so a store may report the settled run from this and the outcome (settledRun) instead
+   * of reading the row back.
+   */
+  run: Run;
 }
 
 export interface PruneRequest {

@@ -52,6 +52,7 @@ describe('leases', () => {
           runId: run.id,
           token,
           outcome: { state: 'succeeded', result: 'late' },
+          run,
           attempt: {
             runId: run.id,
             attempt: 1,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../src/events.js';
 import { SettlementPipeline, type SettlementHooks } from '../../src/engine/settlement-pipeline.js';
 import type { Settlement, Store } from '../../src/store/store.js';
+import { runningRun } from '../support/fixtures.js';
 import { TestClock, settle } from '../support/test-clock.js';
 
 function settlement(runId: string): Settlement {
@@ -23,6 +24,7 @@ function settlement(runId: string): Settlement {
       error: null,
       result: null,
     },
+    run: runningRun({ id: runId }),
   };
 }
 

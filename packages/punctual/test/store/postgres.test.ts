@@ -166,6 +166,7 @@ if (PG_URL === '') {
             token: c.token,
             outcome: { state: 'succeeded', result: 'ok' },
             attempt: attempt(c),
+            run: c.run,
           })),
           T0 + 9,
         );
@@ -312,6 +313,7 @@ if (PG_URL === '') {
                   error: null,
                   result: null,
                 },
+                run: c.run,
               })),
               now,
             );
@@ -391,7 +393,7 @@ if (PG_URL === '') {
           result: null,
         } as const;
         const both = await store.settleAndClaim(
-          [{ runId: first!.run.id, token: first!.token, outcome: ok, attempt }],
+          [{ runId: first!.run.id, token: first!.token, outcome: ok, attempt, run: first!.run }],
           { workerId: 'w', now: T0 + 1, limit: 4, leaseMs: 60_000 },
         );
         expect(both.settled[0]).toMatchObject({ from: 'running', to: 'succeeded' });
@@ -412,6 +414,38 @@ if (PG_URL === '') {
         await store.insertRuns([runInsert({ schedule: v2, scheduledFor: T0 + 1 })], T0 + 1);
         const second = await store.claimRuns({ workerId: 'w', now: T0 + 1, limit: 5, leaseMs: 60_000 });
         expect(second.claimed[0]!.schedule).toEqual(v2);
+      });
+
+      it('cancels a run it leased whose schedule is deleted before the claim reads the schedule', async () => {
+        const store = await open();
+        const sc = (await store.putSchedule({ draft: draft(), nextFireAt: null, now: T0 })).schedule;
+        await store.insertRuns([runInsert({ schedule: sc, scheduledFor: T0 })], T0);
+        // The claim reads the schedules its cache lacks after its page (statement 'claim.schedules'): the
+        // schedule is deleted just before that read, after the page leased the run.
+        const pg = (await import('pg')).default;
+        type Query = (this: unknown, config: unknown, values?: unknown) => Promise<unknown>;
+        const proto = pg.Pool.prototype as unknown as { query: Query };
+        const original = proto.query;
+        let deleted = false;
+        proto.query = async function (this: unknown, config: unknown, values?: unknown) {
+          if (!deleted && (config as { name?: string } | null)?.name === 'punctual.claim.schedules') {
+            deleted = true;
+            await store.deleteSchedule(TENANT, sc.key, T0);
+          }
+          return original.call(this, config, values);
+        };
+        try {
+          const res = await store.claimRuns({ workerId: 'w', now: T0, limit: 5, leaseMs: 60_000 });
+          expect(deleted).toBe(true);
+          expect(res.claimed).toEqual([]);
+          expect(res.transitions.map((t) => [t.from, t.to, t.run.reason])).toEqual([
+            ['running', 'cancelled', 'deleted'],
+          ]);
+        } finally {
+          proto.query = original;
+        }
+        const [run] = (await store.listRuns({ tenantId: TENANT, limit: 10 })).items;
+        expect(run).toMatchObject({ state: 'cancelled', reason: 'deleted', leaseOwner: null });
       });
 
       it('keeps the index plans of the hot statements when generic, on a table without statistics', async () => {

@@ -3,6 +3,7 @@
 // every field can be overridden.
 
 import { DEFAULT_POLICIES, type Policies, type RetryPolicy } from '../../src/domain/policies.js';
+import type { Run } from '../../src/domain/run.js';
 import type { Schedule, ScheduleDraft } from '../../src/domain/schedule.js';
 import type { RunInsert } from '../../src/store/store.js';
 
@@ -63,5 +64,37 @@ export function runInsert(overrides: Partial<RunInsert> & { schedule?: Schedule 
     reason: null,
     details: null,
     ...rest,
+  };
+}
+
+/** A run as a worker holds it after its claim (state running, first attempt). */
+export function runningRun(overrides: Partial<Run> = {}): Run {
+  return {
+    id: '1',
+    tenantId: TENANT,
+    scheduleId: '1',
+    scheduleKey: 'report',
+    scheduleVersion: 1,
+    occurrenceId: `1:${T0}`,
+    kind: 'scheduled',
+    state: 'running',
+    scheduledFor: T0,
+    dueAt: T0,
+    expiresAt: null,
+    priority: 0,
+    attempt: 1,
+    maxAttempts: 3,
+    checks: 0,
+    payload: null,
+    reason: null,
+    error: null,
+    result: null,
+    details: null,
+    createdAt: T0,
+    startedAt: T0,
+    finishedAt: null,
+    leaseOwner: 'worker-1',
+    leaseExpiresAt: T0 + 60_000,
+    ...overrides,
   };
 }

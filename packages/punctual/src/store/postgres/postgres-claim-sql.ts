@@ -185,20 +185,20 @@ export function claimCtes(s: string, p: ClaimParams, fairCheck: boolean): string
 }
 
 /**
- * The output of `page`: each candidate, and with the first candidate of each schedule the schedule row as
- * JSON text, read in the same snapshot (the client parses it only when its cache lacks that version). When
- * `fair` holds, one more row, all NULL but `fair`, says that the claim must be shared among tenants.
+ * The output of `page`: each candidate with its schedule's current version (the client takes the schedule
+ * from its cache, or reads the ones it lacks: postgres-claim.ts). When `fair` holds, one more row, all NULL
+ * but `fair`, says that the claim must be shared among tenants.
  */
-export function pageOutput(s: string): string {
+export function pageOutput(): string {
   return `
-    SELECT pg.*,
-           CASE WHEN row_number() OVER (PARTITION BY pg.schedule_id) = 1
-                THEN (SELECT to_jsonb(sc)::text FROM ${s}.schedules AS sc WHERE sc.id = pg.schedule_id)
-           END AS schedule_row,
-           false AS fair
-      FROM page AS pg
+    SELECT pg.*, false AS fair FROM page AS pg
     UNION ALL
-    SELECT pg.*, NULL, true FROM (SELECT 1) AS one LEFT JOIN page AS pg ON false WHERE (SELECT shared FROM fair)`;
+    SELECT pg.*, true FROM (SELECT 1) AS one LEFT JOIN page AS pg ON false WHERE (SELECT shared FROM fair)`;
+}
+
+/** The schedules ($1 ids) a claim's client lacks in its cache, as they are now. */
+export function schedulesByIdSql(s: string): string {
+  return `SELECT * FROM ${s}.schedules WHERE id = ANY($1::bigint[])`;
 }
 
 /**
@@ -206,17 +206,17 @@ export function pageOutput(s: string): string {
  * must be shared among tenants.
  */
 export function claimPageSql(s: string): string {
-  return `WITH RECURSIVE ${claimCtes(s, PAGE_PARAMS, true)} ${pageOutput(s)}`;
+  return `WITH RECURSIVE ${claimCtes(s, PAGE_PARAMS, true)} ${pageOutput()}`;
 }
 
 /** A next page of a claim, every tenant's runs (parameters: PAGE_PARAMS). */
 export function claimNextPageSql(s: string): string {
-  return `WITH RECURSIVE ${claimCtes(s, PAGE_PARAMS, false)} ${pageOutput(s)}`;
+  return `WITH RECURSIVE ${claimCtes(s, PAGE_PARAMS, false)} ${pageOutput()}`;
 }
 
 /** A page of one tenant's runs, for its share of a fair claim (parameters: PAGE_PARAMS, then $7 the tenant). */
 export function claimTenantPageSql(s: string): string {
-  return `WITH RECURSIVE ${claimCtes(s, TENANT_PAGE_PARAMS, false)} ${pageOutput(s)}`;
+  return `WITH RECURSIVE ${claimCtes(s, TENANT_PAGE_PARAMS, false)} ${pageOutput()}`;
 }
 
 /** Where settleAndClaimSql has the claim's parameters: after the settlement's 25 ($1 now is shared). */
@@ -231,17 +231,17 @@ const AFTER_SETTLE: ClaimParams = {
 
 /**
  * Settles a batch and claims the first page in one statement: one round trip and one commit. Both parts run
- * in one snapshot: a run the settlement schedules again is claimed by a later statement, not this one.
+ * in one snapshot: a run the settlement schedules again is claimed by a later statement, not this one. The
+ * claimed rows have `settled_ids` NULL; one more row, all NULL but `settled_ids`, lists the ids of the runs
+ * settled (comma-separated, '' for none; the caller knows the rest of each run: settledRun).
  */
 export function settleAndClaimSql(s: string): string {
-  const runCols = columns(RUN_COLUMNS, 'st');
   return `
-    WITH RECURSIVE ${settleCtes(s)}, ${claimCtes(s, AFTER_SETTLE, true)}, claimed AS (${pageOutput(s)})
-    SELECT true AS settled, ${runCols}, NULL::int AS schedule_version_now, false AS leased,
-           NULL::text AS schedule_row, false AS fair
-      FROM settled AS st
+    WITH RECURSIVE ${settleCtes(s)}, ${claimCtes(s, AFTER_SETTLE, true)}, claimed AS (${pageOutput()})
+    SELECT claimed.*, NULL::text AS settled_ids FROM claimed
     UNION ALL
-    SELECT false, claimed.* FROM claimed`;
+    SELECT c.*, (SELECT coalesce(string_agg(id::text, ','), '') FROM settled)
+      FROM (SELECT 1) AS one LEFT JOIN claimed AS c ON false`;
 }
 
 /** The statements that apply a transaction's decisions (postgres-claim.ts), in the order they run. */
@@ -265,6 +265,16 @@ export const applySql = {
            lease_token = gen_random_uuid()::text, lease_expires_at = $3::bigint + $4::bigint,
            attempt_started_at = $3, started_at = COALESCE(r.started_at, $3)
      WHERE r.id = ANY($1::bigint[]) AND r.state = 'scheduled'
+    RETURNING ${columns(RUN_COLUMNS, 'r')}`,
+  /**
+   * Runs this claim leased ($1 ids, $3 their tokens) whose schedule was deleted before the claim read it:
+   * cancelled at $2 (nothing to run them with), as the deletion would have done a moment earlier.
+   */
+  orphans: (s: string) => `
+    UPDATE ${s}.runs AS r SET state = 'cancelled', reason = 'deleted', finished_at = $2,
+           lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+      FROM unnest($1::bigint[], $3::text[]) AS u(id, token)
+     WHERE r.id = u.id AND r.lease_token = u.token
     RETURNING ${columns(RUN_COLUMNS, 'r')}`,
   /**
    * bufferOne keeps one buffered run, the one just claimed: the schedules' ($1) other runs due by $2 are

@@ -25,6 +25,7 @@ import {
   applySql,
   claimTenantPageSql,
   dueTenantsSql,
+  schedulesByIdSql,
   settleAndClaimSql,
 } from './postgres-claim-sql.js';
 import type { PgDb } from './postgres-database.js';
@@ -40,7 +41,6 @@ type Id = string;
 type PageRow = RunRow & {
   schedule_version_now: number | null;
   leased: boolean;
-  schedule_row: string | null;
   /** A row all NULL but this: the claim must be shared among tenants (claimCtes). */
   fair: boolean;
 };
@@ -79,21 +79,19 @@ export async function settleAndClaim(
   const valid = sendable(settlements);
   if (valid.length === 0) return { settled: settlements.map(() => null), claim: await claimRuns(db, req) };
   if (req.limit <= 0) return { settled: await settleRuns(db, settlements, req.now), claim: noClaim() };
-  const rows = await db.hotQuery<PageRow & { settled: boolean }>(
+  const rows = await db.hotQuery<PageRow & { settled_ids: string | null }>(
     db.named('settle.claim', settleAndClaimSql, [
       ...settleParams(req.now, valid),
       ...pageValues(req, req.limit, []),
     ]),
   );
-  const { settled, wakeAt } = settledTransitions(
-    settlements,
-    rows.filter((r) => r.settled),
-  );
+  const ids = rows.find((r) => r.settled_ids !== null)?.settled_ids ?? '';
+  const { settled, wakeAt } = settledTransitions(settlements, ids === '' ? [] : ids.split(','), req.now);
   if (wakeAt !== null) await db.notifyWake(db.pool, wakeAt);
   const claim = await afterFirstPage(
     db,
     req,
-    rows.filter((r) => !r.settled),
+    rows.filter((r) => r.settled_ids === null),
   );
   return { settled, claim };
 }
@@ -106,16 +104,24 @@ async function afterFirstPage(db: PgDb, req: ClaimRequest, rows: PageRow[]): Pro
   const fair = rows.some((r) => r.fair);
   const page = rows.filter((r) => !r.fair).sort(claimOrder);
   const schedules = new Map<Id, Schedule | null>();
-  resolveSchedules(db, page, schedules);
+  await resolveSchedules(db, poolQueryable(db), page, schedules);
   const claimed: ClaimedRun[] = [];
   const transitions: Transition[] = [];
+  const orphans: PageRow[] = [];
   for (const row of page) {
     if (!row.leased) continue;
+    const schedule = schedules.get(String(row.schedule_id)) ?? null;
+    if (schedule === null) {
+      orphans.push(row);
+      continue;
+    }
     const run = toRun(row);
-    claimed.push({ run, schedule: schedules.get(run.scheduleId)!, token: row.lease_token! });
+    claimed.push({ run, schedule, token: row.lease_token! });
     transitions.push({ run, from: 'scheduled', to: 'running' });
   }
-  if (!fair && (claimed.length === req.limit || page.every((r) => r.leased))) return { claimed, transitions };
+  transitions.push(...(await cancelOrphans(db, poolQueryable(db), orphans, req.now)));
+  const leased = claimed.length + orphans.length;
+  if (!fair && (leased === req.limit || page.every((r) => r.leased))) return { claimed, transitions };
   // Candidates that need a decision were unlocked at the commit: the decision reads them again, locked.
   const rest = await db.tx((c) => claimIn(db, c, { ...req, limit: req.limit - claimed.length }));
   return {
@@ -135,26 +141,54 @@ function claimOrder(a: RunRow, b: RunRow): number {
   return b.priority - a.priority || Number(a.due_at) - Number(b.due_at) || Number(a.id) - Number(b.id);
 }
 
+/** The pool as a PgQueryable (statements outside a transaction). */
+function poolQueryable(db: PgDb): PgQueryable {
+  return db.pool;
+}
+
 /**
  * The schedule of each candidate of a page, into `known` (null: deleted). The page carries each schedule's
- * row once, read in the statement's snapshot; it is parsed only when the store's cache lacks that version.
+ * current version; the store's cache serves that version, and the schedules it lacks are read in one
+ * statement (the materializer fills the cache, so in one process this read is rare). A schedule edited since
+ * the page was read comes back at its newer version, which is the one to run with.
  */
-function resolveSchedules(db: PgDb, page: PageRow[], known: Map<Id, Schedule | null>): void {
+async function resolveSchedules(
+  db: PgDb,
+  q: PgQueryable,
+  page: PageRow[],
+  known: Map<Id, Schedule | null>,
+): Promise<void> {
+  const missing = new Set<Id>();
   for (const row of page) {
     const sid = String(row.schedule_id);
-    if (known.has(sid)) continue;
+    if (known.has(sid) || missing.has(sid)) continue;
     const version = row.schedule_version_now;
-    if (version === null) {
-      known.set(sid, null);
-      continue;
-    }
-    let schedule = db.schedules.get(sid, version);
-    if (schedule === undefined && row.schedule_row !== null) {
-      schedule = toSchedule(JSON.parse(row.schedule_row) as ScheduleRow);
-      db.schedules.set(schedule);
-    }
-    if (schedule !== undefined) known.set(sid, schedule);
+    const cached = version === null ? null : db.schedules.get(sid, version);
+    if (cached === undefined) missing.add(sid);
+    else known.set(sid, cached);
   }
+  if (missing.size === 0) return;
+  const { rows } = await q.query<ScheduleRow>(db.named('claim.schedules', schedulesByIdSql, [[...missing]]));
+  for (const row of rows) {
+    const schedule = toSchedule(row);
+    db.schedules.set(schedule);
+    known.set(schedule.id, schedule);
+  }
+  for (const sid of missing) if (!known.has(sid)) known.set(sid, null);
+}
+
+/**
+ * Leased runs whose schedule was deleted between the page and the read of its schedule: cancelled (fenced
+ * by their tokens), reported as transitions from running.
+ */
+async function cancelOrphans(db: PgDb, q: PgQueryable, rows: PageRow[], now: number): Promise<Transition[]> {
+  if (rows.length === 0) return [];
+  const { rows: done } = await q.query<RunRow>(applySql.orphans(db.s), [
+    rows.map((r) => r.id),
+    now,
+    rows.map((r) => r.lease_token),
+  ]);
+  return done.map((r) => ({ run: toRun(r), from: 'running' as const, to: 'cancelled' as const }));
 }
 
 /** One step of the claim, in decision order; applied in batches, reported in this order. */
@@ -227,12 +261,15 @@ class Claim {
           : this.db.named('claim.page.tenant', claimTenantPageSql, [...values, tenant]),
       );
       const page = rows.sort(claimOrder);
-      resolveSchedules(this.db, page, this.#schedules);
+      await resolveSchedules(this.db, this.c, page, this.#schedules);
       await this.#lockGuarded(page);
       const steps: Step[] = [];
+      const orphans: PageRow[] = [];
       for (const row of page) {
         this.#budget--;
-        if (row.leased) {
+        if (row.leased && this.#schedules.get(String(row.schedule_id)) == null) {
+          orphans.push(row);
+        } else if (row.leased) {
           steps.push({ kind: 'leased', row });
           this.#claims++;
           this.#claimedIn.add(String(row.schedule_id));
@@ -241,6 +278,10 @@ class Claim {
         }
       }
       const changed = await this.#apply(steps);
+      for (const t of await cancelOrphans(this.db, this.c, orphans, this.req.now)) {
+        changed.add(t.run.id);
+        this.#transitions.push(t);
+      }
       for (const row of page) if (!changed.has(String(row.id))) this.#left.push(String(row.id));
       if (page.length < limit) return;
     }

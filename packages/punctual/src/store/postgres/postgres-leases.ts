@@ -4,9 +4,10 @@
 
 import { PunctualError } from '../../errors.js';
 import type { RunError, RunState } from '../../domain/run.js';
+import { settledRun } from '../settled-run.js';
 import type { Settlement, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
-import { columns, ID_RE, jsonParam, RUN_COLUMNS, toRun, type RunRow } from './postgres-rows.js';
+import { ID_RE, jsonParam, toRun, type RunRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
 
 export const LEASE_EXPIRED_ERROR: RunError = {
@@ -53,7 +54,7 @@ const HELD = `r.id = u.id AND r.lease_token = u.token`;
  * attempt back (a graceful stop is not a failure).
  */
 export function settleCtes(s: string): string {
-  const cols = columns(RUN_COLUMNS, 'r');
+  const cols = 'r.id, r.tenant_id';
   return `
     ok AS (
       UPDATE ${s}.runs AS r
@@ -102,9 +103,12 @@ export function settleCtes(s: string): string {
     )`;
 }
 
-/** A batch's settlement in one statement (parameters: settleParams). */
+/**
+ * A batch's settlement in one statement (parameters: settleParams). Only the ids of the runs settled come
+ * back: the caller knows the rest (settledRun), which spares the server and the client ~30 columns per run.
+ */
 export function settleSql(s: string): string {
-  return `WITH ${settleCtes(s)} SELECT * FROM settled`;
+  return `WITH ${settleCtes(s)} SELECT id FROM settled`;
 }
 
 /** The settlements a statement is sent for: well-formed ids, each run once (a second one is refused). */
@@ -156,21 +160,20 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
 }
 
 /**
- * Each settlement's transition, in input order, from the rows the statement settled (null: refused), and the
- * earliest instant a run was scheduled again at (for the wake-up), if any.
+ * Each settlement's transition, in input order, from the ids of the runs the statement settled (absent:
+ * refused), and the earliest instant a run was scheduled again at (for the wake-up), if any.
  */
 export function settledTransitions(
   settlements: Settlement[],
-  rows: RunRow[],
+  ids: Iterable<string>,
+  now: number,
 ): { settled: (Transition | null)[]; wakeAt: number | null } {
-  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  const held = new Set(ids);
   let wakeAt: number | null = null;
   const settled = settlements.map((x): Transition | null => {
-    const row = byId.get(x.runId);
-    if (row === undefined) return null;
-    byId.delete(x.runId); // a duplicate later in the batch was refused
+    if (!held.delete(x.runId)) return null; // refused, or a duplicate later in the batch
     if (x.outcome.state === 'scheduled') wakeAt = Math.min(wakeAt ?? Infinity, x.outcome.dueAt);
-    return { run: toRun(row), from: 'running', to: x.outcome.state };
+    return { run: settledRun(x.run, x.outcome, now), from: 'running', to: x.outcome.state };
   });
   return { settled, wakeAt };
 }
@@ -186,8 +189,14 @@ export async function settleRuns(
 ): Promise<(Transition | null)[]> {
   const valid = sendable(settlements);
   if (valid.length === 0) return settlements.map(() => null);
-  const rows = await db.hotQuery<RunRow>(db.named('settle', settleSql, settleParams(now, valid)));
-  const { settled, wakeAt } = settledTransitions(settlements, rows);
+  const rows = await db.hotQuery<{ id: number | string }>(
+    db.named('settle', settleSql, settleParams(now, valid)),
+  );
+  const { settled, wakeAt } = settledTransitions(
+    settlements,
+    rows.map((r) => String(r.id)),
+    now,
+  );
   if (wakeAt !== null) await db.notifyWake(db.pool, wakeAt);
   return settled;
 }

@@ -28,6 +28,7 @@ export function claimDueSchedulesSql(s: string): string {
 /**
  * Claims active schedules due by `horizon` for `leaseMs`. SKIP LOCKED lets concurrent materializers take
  * disjoint sets; the lease (claimed_until) keeps a schedule out of other claims while it is being advanced.
+ * The schedules go into the store's schedule cache, for the claims of their runs.
  */
 export async function claimDueSchedules(
   db: PgDb,
@@ -39,7 +40,10 @@ export async function claimDueSchedules(
     req.limit,
     req.leaseMs,
   ]);
-  return rows.map(toSchedule).sort((a, b) => a.nextFireAt! - b.nextFireAt! || Number(a.id) - Number(b.id));
+  const schedules = rows.map(toSchedule);
+  // Their runs come due within the look-ahead: the claim then finds these in the cache instead of reading them.
+  for (const sc of schedules) db.schedules.set(sc);
+  return schedules.sort((a, b) => a.nextFireAt! - b.nextFireAt! || Number(a.id) - Number(b.id));
 }
 
 /**

@@ -93,6 +93,7 @@ export function settlement(c: ClaimedRun, outcome: SettleOutcome, now: number, t
       error: outcome.state === 'dead' ? outcome.error : outcome.state === 'scheduled' ? outcome.error : null,
       result: outcome.state === 'succeeded' ? outcome.result : null,
     },
+    run: c.run,
   };
 }
 

@@ -44,6 +44,41 @@ export function leaseTests(ctx: Ctx): void {
     expect(stale.claim.claimed).toEqual([]);
   });
 
+  it('reports every settled run exactly as stored, whichever outcome and call', async () => {
+    const s = await create(ctx.store);
+    await addRuns(ctx.store, s, [T0, T0 + 1, T0 + 2, T0 + 3, T0 + 4, T0 + 5, T0 + 6]);
+    const { claimed } = await claim(ctx.store, T0 + 10, 7);
+    const [ok, retry, check, release, dead, gone, viaBoth] = claimed;
+    const error = { code: 'BOOM', message: 'boom' };
+    const now = T0 + 100;
+    const batch = [
+      settlement(ok!, { state: 'succeeded', result: { b: [1, 2], a: 'x' } }, now),
+      settlement(retry!, { state: 'scheduled', reason: 'retry', dueAt: T0 + 5_000, error }, now),
+      settlement(check!, { state: 'scheduled', reason: 'checkAgain', dueAt: T0 + 6_000, error: null }, now),
+      settlement(release!, { state: 'scheduled', reason: 'released', dueAt: T0 + 7_000, error: null }, now),
+      settlement(dead!, { state: 'dead', error }, now),
+      settlement(gone!, { state: 'cancelled', reason: 'manual' }, now),
+    ];
+    const settled = await ctx.store.settleRuns(batch, now);
+    const both = ctx.store.settleAndClaim
+      ? (
+          await ctx.store.settleAndClaim([settlement(viaBoth!, { state: 'succeeded', result: 7 }, now + 1)], {
+            workerId: 'worker-1',
+            now: now + 1,
+            limit: 1,
+            leaseMs: LEASE_MS,
+          })
+        ).settled
+      : await ctx.store.settleRuns(
+          [settlement(viaBoth!, { state: 'succeeded', result: 7 }, now + 1)],
+          now + 1,
+        );
+    for (const t of [...settled, ...both]) {
+      expect(t).not.toBeNull();
+      expect(t!.run).toEqual(await runOf(ctx.store, t!.run));
+    }
+  });
+
   it('settles a success: result, finish time, lease released, attempt recorded', async () => {
     const s = await create(ctx.store);
     await addRuns(ctx.store, s, [T0]);
