@@ -38,15 +38,17 @@ async function factoryFor(name: string): Promise<StoreFactory> {
     return async () => {
       const schema = `bench_${Math.random().toString(36).slice(2, 10)}`;
       const store = postgresStore({ connectionString: url, schema });
+      const sql = async (text: string) => {
+        const pg = await import('pg');
+        const c = new pg.default.Client({ connectionString: url });
+        await c.connect();
+        await c.query(text);
+        await c.end();
+      };
       return {
         store,
-        cleanup: async () => {
-          const pg = await import('pg');
-          const c = new pg.default.Client({ connectionString: url });
-          await c.connect();
-          await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          await c.end();
-        },
+        cleanup: () => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+        quiesce: () => sql('CHECKPOINT'),
       };
     };
   }

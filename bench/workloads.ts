@@ -6,19 +6,27 @@ import { createScheduler, type Scheduler, type Store } from '../packages/punctua
 import type { RunInsert } from '../packages/punctual/src/store/store.js';
 import { summary } from './stats.js';
 
-export type StoreFactory = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+/**
+ * A fresh store for one workload. `quiesce`, when given, lets the database write out a bulk load (a
+ * PostgreSQL CHECKPOINT) so that a measurement does not start inside the load's checkpoints.
+ */
+export type StoreFactory = () => Promise<{
+  store: Store;
+  cleanup: () => Promise<void>;
+  quiesce?: () => Promise<void>;
+}>;
 
 async function withScheduler<T>(
   make: StoreFactory,
-  fn: (s: Scheduler) => Promise<T>,
+  fn: (s: Scheduler, quiesce: () => Promise<void>) => Promise<T>,
   concurrency = 10,
 ): Promise<T> {
-  const { store, cleanup } = await make();
+  const { store, cleanup, quiesce = async () => {} } = await make();
   const s = createScheduler({ store, concurrency, notFiredGraceMs: 3_600_000 });
   s.handle('noop', () => {});
   try {
     await s.migrate();
-    return await fn(s);
+    return await fn(s, quiesce);
   } finally {
     await s.close();
     await cleanup();
@@ -124,11 +132,12 @@ export async function firingLateness(
   make: StoreFactory,
   opts: { runs: number; spreadMs: number; pending: number },
 ): Promise<{ p50: number; p99: number; max: number; n: number; missed: number }> {
-  return withScheduler(make, async (s) => {
+  return withScheduler(make, async (s, quiesce) => {
     const { schedule } = await s.put({ key: 'backlog', spec: '@yearly', target: { handler: 'noop' } });
     const now = Date.now();
     const DAY = 86_400_000;
     await backlog(s, schedule.id, opts.pending, (i) => now + DAY + ((i * 7919) % (29 * DAY)), 'scheduled');
+    await quiesce();
     const lateness: number[] = [];
     s.handle('measure', (ctx) => {
       lateness.push(Date.now() - ctx.run.scheduledFor);

@@ -44,6 +44,21 @@ const PG_URL = process.env.PUNCTUAL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0
 const REDIS_URL = process.env.PUNCTUAL_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Writes out what a bulk load left dirty on the PostgreSQL server (CHECKPOINT), whatever the peer, so that a
+ * measurement after a load does not start inside the load's checkpoints.
+ */
+async function checkpoint(): Promise<void> {
+  const pg = (await import('pg')).default;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query('CHECKPOINT');
+  } finally {
+    await c.end();
+  }
+}
+
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   if (s.length === 0) return NaN;
@@ -229,6 +244,7 @@ export async function runWorkload(
         if (name.startsWith('punctual')) await bulkLoad(peer, items, true);
         else await bulkLoad(peer, items);
         const loadSeconds = (performance.now() - t0) / 1000;
+        await checkpoint();
         ({ metrics, misses } = await precision(peer, sizes, starts));
         metrics = {
           ...metrics,
@@ -273,6 +289,7 @@ export async function runWorkload(
         const t0 = performance.now();
         await peer.scheduleRecurring(n, (i) => `${i % 60} * * * *`);
         const loadSeconds = (performance.now() - t0) / 1000;
+        await checkpoint();
         // Steady state: the whole minutes [warm, end), the first boundary at least 15 s after loading, so
         // catch-up of fires missed while loading is over; CPU is measured over the same minutes.
         const warm = nextFire('* * * * *', Date.now() + 15_000);
