@@ -33,11 +33,13 @@ export const QUICK: Sizes = {
 };
 /**
  * The issue's sizes, except workload 6: 100,000 schedules (not 1,000,000) and 2 steady-state minutes (not 3),
- * so that the full run (7 peers; workloads 1–4 × 3 reps, fan-out and 5–6 once) fits about 60 minutes on a
- * 2-core machine (measured: 1–4 ≈ 29 min, 5 ≈ 7 min, 6 ≈ 20 min; total ≈ 56 min). Workload 6 costs each peer
- * whole minutes: loading, the wait for a boundary ≥ 15 s away, then its minutes (3 min per peer when loading
- * takes under ~40 s). Schedules are created at ~5k/s by Punctual, ~5–7k/s by BullMQ on Redis and ~1k/s,
- * falling as they accumulate, by BullMQ's PostgreSQL backend (5 min at 100,000): 1,000,000 would add 25+ min.
+ * to keep the full run (7 peers; workloads 1–4 × 3 reps, fan-out and 5–6 once) near an hour on a 2-core
+ * machine. Measured (2026-11-22, full run): 1–3 ≈ 9 min per rep, fan-out ≈ 6 min, 5 ≈ 7 min, 6 ≈ 36 min, of
+ * which 22 min are BullMQ's PostgreSQL backend, whose schedule creation falls from ~1k/s to under 100/s as
+ * they accumulate (19 min for 100,000); total ≈ 73 min. Workload 6 costs each peer whole minutes: loading,
+ * the wait for a boundary ≥ 15 s away, then its minutes (3 min per peer when loading takes under ~40 s).
+ * Punctual creates schedules at ~5–6k/s, BullMQ on Redis at ~10k/s; 1,000,000 would take hours for BullMQ on
+ * PostgreSQL.
  * Workload 5 keeps 1,000,000 pending runs: every peer loads them at 16k–150k runs/s (≤ ~65 s).
  */
 export const FULL: Sizes = {
