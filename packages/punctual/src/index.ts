@@ -47,8 +47,8 @@ export {
   type BrokerConnection,
   type BrokerConnectionConfig,
   type BrokerConnectionsConfig,
-  type BrokerDriverOptions,
 } from './targets/brokers/broker-connections.js';
+export { type BrokerDriverOptions } from './targets/brokers/broker-clients.js';
 export { redisTarget, type RedisTargetOptions, type RedisResult } from './targets/brokers/redis-target.js';
 export { natsTarget, type NatsTargetOptions, type NatsResult } from './targets/brokers/nats-target.js';
 export {

@@ -13,16 +13,18 @@ import {
   BrokerFailure,
   SharedClients,
   bounded,
-  brokerDestination,
-  checkDestination,
   errorText,
   failureOutcome,
   lazyClient,
   resolveBrokerOptions,
   result,
+  type BrokerDriverOptions,
+} from './broker-clients.js';
+import {
+  brokerDestination,
+  checkDestination,
   type BrokerConnection,
   type BrokerConnections,
-  type BrokerDriverOptions,
 } from './broker-connections.js';
 
 export type AmqpTargetOptions = BrokerDriverOptions;

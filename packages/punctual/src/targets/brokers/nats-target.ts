@@ -14,16 +14,14 @@ import {
   ReadyWaiters,
   SharedClients,
   bounded,
-  brokerDestination,
-  checkDestination,
   errorText,
   failureOutcome,
   lazyClient,
   resolveBrokerOptions,
   result,
-  type BrokerConnection,
   type BrokerDriverOptions,
-} from './broker-connections.js';
+} from './broker-clients.js';
+import { brokerDestination, checkDestination, type BrokerConnection } from './broker-connections.js';
 
 export type NatsTargetOptions = BrokerDriverOptions;
 

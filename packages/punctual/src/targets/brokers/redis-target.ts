@@ -13,16 +13,14 @@ import {
   ReadyWaiters,
   SharedClients,
   bounded,
-  brokerDestination,
-  checkDestination,
   errorText,
   failureOutcome,
   lazyClient,
   resolveBrokerOptions,
   result,
-  type BrokerConnection,
   type BrokerDriverOptions,
-} from './broker-connections.js';
+} from './broker-clients.js';
+import { brokerDestination, checkDestination, type BrokerConnection } from './broker-connections.js';
 
 export type RedisTargetOptions = BrokerDriverOptions;
 

@@ -10,12 +10,14 @@ import { amqpAddress, amqpTarget } from '../../../src/targets/brokers/amqp-targe
 import {
   BrokerFailure,
   bounded,
-  brokerDestination,
   brokerMessage,
-  checkDestination,
   lazyClient,
-  parseBrokerConnections,
   resolveBrokerOptions,
+} from '../../../src/targets/brokers/broker-clients.js';
+import {
+  brokerDestination,
+  checkDestination,
+  parseBrokerConnections,
   type BrokerConnection,
 } from '../../../src/targets/brokers/broker-connections.js';
 import { natsTarget } from '../../../src/targets/brokers/nats-target.js';
