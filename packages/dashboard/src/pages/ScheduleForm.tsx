@@ -1,17 +1,8 @@
 // Create or edit a schedule: a control for every field, the live description and next fire times from the
 // preview endpoint as the spec and zone are typed, the API's errors next to the field they name, and the raw
 // request that Save will send. Editing sends If-Match with the version it loaded.
-import {
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type FormEvent,
-  type ReactElement,
-} from 'react';
-import type { Preview } from '../api.ts';
-import { Field } from '../components/Field.tsx';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { formControls } from '../components/FormControls.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
@@ -27,13 +18,13 @@ import {
   formFromSchedule,
   keyProblem,
   KNOWN_PATHS,
-  POLICY_HINTS,
   type FormField,
   type FormState,
 } from '../lib/form.ts';
-import { useDebounced, useNow } from '../lib/poll.ts';
+import { useNow } from '../lib/poll.ts';
 import { navigate, paths } from '../lib/router.ts';
-import { isoOf, viewerZone, wallTimeToInstant, zoneNames } from '../lib/time.ts';
+import { useSpecPreview } from '../lib/spec-preview.ts';
+import { viewerZone, zoneNames } from '../lib/time.ts';
 
 const DURATION_HINT = 'A duration such as 30s, 5m, 1h30m, or milliseconds.';
 
@@ -78,51 +69,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     return () => abort.abort();
   }, [api, editing, editKey]);
 
-  // Live preview of the spec as typed.
-  const typed = useMemo(() => {
-    const startMs = form.startAt ? wallTimeToInstant(form.startAt, form.tz || 'UTC') : null;
-    return {
-      spec: form.spec.trim(),
-      tz: form.tz.trim(),
-      from: startMs !== null && startMs > Date.now() ? isoOf(startMs) : undefined,
-    };
-  }, [form.spec, form.tz, form.startAt]);
-  // A schedule just loaded for editing is previewed at once; typing is debounced.
-  const loadedSpec = useRef(false);
-  const previewInput = useDebounced(typed, editing && !loadedSpec.current ? 0 : previewDelayMs);
-  if (previewInput.spec !== '') loadedSpec.current = true;
-  const [preview, setPreview] = useState<{ data?: Preview; error?: unknown; loading: boolean }>({
-    loading: false,
-  });
-  useEffect(() => {
-    if (previewInput.spec === '') {
-      setPreview({ loading: false });
-      return;
-    }
-    const abort = new AbortController();
-    setPreview((p) => ({ ...p, loading: true }));
-    api
-      .preview(
-        {
-          spec: previewInput.spec,
-          count: 10,
-          ...(previewInput.tz ? { tz: previewInput.tz } : {}),
-          ...(previewInput.from ? { from: previewInput.from } : {}),
-        },
-        abort.signal,
-      )
-      .then(
-        (data) => setPreview({ data, loading: false }),
-        (error) => {
-          if (!abort.signal.aborted) setPreview({ error, loading: false });
-        },
-      );
-    return () => abort.abort();
-  }, [api, previewInput]);
-
-  // Typed but not yet asked: the debounce is running.
-  const previewPending =
-    form.spec.trim() !== '' && (form.spec.trim() !== previewInput.spec || form.tz.trim() !== previewInput.tz);
+  const preview = useSpecPreview(api, form, { editing, delayMs: previewDelayMs });
   const built = useMemo(() => buildBody(form), [form]);
   const previewErrors = useMemo(
     () => (preview.error ? mapApiError(preview.error, ['spec', 'tz']).fields : {}),
@@ -193,45 +140,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     }
   };
 
-  const field = (
-    name: FormField,
-    label: string,
-    control: ReactElement<Record<string, unknown>>,
-    hint?: string,
-  ): ReactElement => (
-    <Field id={fieldId(FIELD_PATHS[name])} label={label} hint={hint} error={errors[FIELD_PATHS[name]]}>
-      {control}
-    </Field>
-  );
-  const text = (
-    name: FormField,
-    extra: Record<string, unknown> = {},
-  ): ReactElement<Record<string, unknown>> => (
-    <input
-      type="text"
-      name={FIELD_PATHS[name]}
-      value={form[name]}
-      onChange={set(name)}
-      placeholder={POLICY_HINTS[name] ? `default ${POLICY_HINTS[name]}` : undefined}
-      {...extra}
-    />
-  );
-  const number = (name: FormField): ReactElement<Record<string, unknown>> =>
-    text(name, { inputMode: 'numeric', type: 'number', step: 1 });
-  const select = (
-    name: FormField,
-    options: readonly string[],
-    empty?: string,
-  ): ReactElement<Record<string, unknown>> => (
-    <select name={FIELD_PATHS[name]} value={form[name]} onChange={set(name)}>
-      {empty !== undefined && <option value="">{empty}</option>}
-      {options.map((o) => (
-        <option key={o} value={o}>
-          {o}
-        </option>
-      ))}
-    </select>
-  );
+  const { field, text, number, select } = formControls(form, errors, set);
 
   const tz = form.tz.trim() || 'UTC';
   const requestKey = editing ? editKey : form.key.trim() || '{key}';
@@ -434,7 +343,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             heading="Preview"
             preview={preview.data}
             error={preview.error}
-            loading={preview.loading || previewPending}
+            loading={preview.loading}
             tz={tz}
             now={now}
           />
