@@ -1,6 +1,7 @@
 // Loads a PostgreSQL schema with many schedules and runs (generate_series INSERTs, no client round trips
-// per row) and prints EXPLAIN (ANALYZE, BUFFERS) for the store's hot statements: the run claim, the
-// materializer's claim, nextRunDueAt, the lease reclaim and listRuns. The statements are the store's own
+// per row) and prints EXPLAIN (ANALYZE, BUFFERS) for the store's hot statements: the run claim (its page
+// statement, and the per-level search it is built from), the materializer's claim, nextRunDueAt, the lease
+// reclaim and listRuns. The statements are the store's own
 // (imported), so the plans shown are the plans the store gets. Writes in a transaction that is rolled back.
 //
 //   npx tsx bench/pg-explain.ts [--schedules 1000000] [--runs 1000000] [--history 1000000] [--keep]
@@ -13,6 +14,10 @@ import {
   claimCandidatesSql,
   priorityLevelsSql,
 } from '../packages/punctual/src/store/postgres/postgres-claim.js';
+import {
+  claimPageSql,
+  schedulesByIdSql,
+} from '../packages/punctual/src/store/postgres/postgres-claim-sql.js';
 import { LEASE_EXPIRED_ERROR, reclaimSql } from '../packages/punctual/src/store/postgres/postgres-leases.js';
 import {
   listRunsQuery,
@@ -225,6 +230,15 @@ async function main(): Promise<void> {
         0,
         WAITING_OVERLAPS,
         20,
+      ]),
+      await explain(
+        db,
+        'claim page: the first page of claimRuns, limit 20 (leases the fast path)',
+        claimPageSql(S),
+        [NOW, 20, WAITING_OVERLAPS, 'explain-worker', 30_000, []],
+      ),
+      await explain(db, "claim: the schedules a claim's cache lacks (20 ids)", schedulesByIdSql(S), [
+        Array.from({ length: 20 }, (_, i) => String(i * 7919 + 1)),
       ]),
       await explain(db, 'materializer claim (horizon now + 60 s, limit 100)', claimDueSchedulesSql(S), [
         NOW,
