@@ -4,6 +4,7 @@
 
 import { PunctualError } from '../../errors.js';
 import type { Attempt, RunError, RunState } from '../../domain/run.js';
+import { settledRun } from '../settled-run.js';
 import type { Settlement, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
@@ -12,7 +13,8 @@ import { changed } from './sqlite-runs.js';
 const EXTEND = `
   UPDATE runs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'running'`;
 
-const FENCE = `WHERE id = @id AND state = 'running' AND lease_token = @token RETURNING *`;
+// No RETURNING: the settled run is known from the run as claimed (settledRun).
+const FENCE = `WHERE id = @id AND state = 'running' AND lease_token = @token`;
 const RELEASE_LEASE = 'lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL';
 
 const SUCCEED = `
@@ -98,26 +100,26 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
   if (id === undefined) return null;
   const fence = { id, token: s.token, now };
   const o = s.outcome;
-  let row: RunRow | undefined;
+  let changes: number;
   switch (o.state) {
     case 'succeeded':
-      row = sql.stmt(SUCCEED).get({ ...fence, result: toJson(o.result) }) as RunRow | undefined;
+      changes = sql.stmt(SUCCEED).run({ ...fence, result: toJson(o.result) }).changes;
       break;
     case 'scheduled':
-      row = sql
+      changes = sql
         .stmt(RESCHEDULE)
-        .get({ ...fence, dueAt: o.dueAt, reason: o.reason, error: toJson(o.error) }) as RunRow | undefined;
+        .run({ ...fence, dueAt: o.dueAt, reason: o.reason, error: toJson(o.error) }).changes;
       break;
     case 'dead':
-      row = sql.stmt(KILL).get({ ...fence, error: toJson(o.error) }) as RunRow | undefined;
+      changes = sql.stmt(KILL).run({ ...fence, error: toJson(o.error) }).changes;
       break;
     case 'cancelled':
-      row = sql.stmt(CANCEL_HELD).get({ ...fence, reason: o.reason }) as RunRow | undefined;
+      changes = sql.stmt(CANCEL_HELD).run({ ...fence, reason: o.reason }).changes;
       break;
   }
-  if (row === undefined) return null;
-  insertAttempt(sql, row.tenant_id, id, s.attempt);
-  return { run: toRun(row), from: 'running', to: o.state };
+  if (changes === 0) return null;
+  insertAttempt(sql, s.run.tenantId, id, s.attempt);
+  return { run: settledRun(s.run, o, now), from: 'running', to: o.state };
 }
 
 function insertAttempt(sql: SqliteDatabase, tenantId: string, runId: number, a: Attempt): void {
