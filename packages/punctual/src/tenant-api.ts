@@ -59,7 +59,8 @@ export class TenantApi {
   async put(input: ScheduleInput, opts: { expectedVersion?: number } = {}): Promise<PutResult> {
     const now = this.clock.now();
     const existing = await this.store.getSchedule(this.tenantId, input?.key);
-    const res = await this.store.putSchedule(this.#prepare(input, existing, now, opts.expectedVersion));
+    const req = this.#prepare(input, existing, now, opts.expectedVersion);
+    const res = await this.store.putSchedule(existing === undefined ? { ...req, expectNew: true } : req);
     return this.#announce(res);
   }
 

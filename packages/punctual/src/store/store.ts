@@ -53,6 +53,11 @@ export interface PutScheduleRequest {
   nextFireAt: number | null;
   /** Refuse with VERSION_CONFLICT unless the stored version equals this (undefined: no check). */
   expectedVersion?: number | undefined;
+  /**
+   * A hint: the caller found no schedule with this key just before. A store may then try a plain insert
+   * first and take its update path only when the key exists after all. The result is the same either way.
+   */
+  expectNew?: boolean | undefined;
   now: number;
 }
 

@@ -39,6 +39,15 @@ function conflict(key: string, expected: number, actual: number | null): Punctua
 }
 
 export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<PutScheduleResult> {
+  if (req.expectNew === true && req.expectedVersion === undefined) {
+    // Most often a new key: one statement, its own transaction. A key created meanwhile inserts nothing
+    // (ON CONFLICT DO NOTHING) and takes the locked path below.
+    const created = await insertSchedules(db, db.pool, [req]).catch((e: unknown) => {
+      if (e instanceof RetryTransaction) return undefined;
+      throw e;
+    });
+    if (created !== undefined) return created[0]!;
+  }
   return db.tx((c) => putIn(db, c, req));
 }
 
@@ -107,6 +116,24 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
   ];
 }
 
+/** The insert of new schedules from arrays (17 of them, one element per schedule), ids in the given order. */
+function insertSchedulesSql(s: string): string {
+  return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
+       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, state, version,
+       next_fire_at, fired_count, created_at, updated_at)
+     SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
+            u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
+            'active', 1, u.next_fire_at, 0, u.now, u.now
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                   $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
+                   $14::bigint[], $15::text[], $16::bigint[], $17::bigint[]) WITH ORDINALITY
+         AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
+              end_at, max_runs, jitter_ms, description, next_fire_at, now, n)
+      ORDER BY u.n
+     ON CONFLICT (tenant_id, key) DO NOTHING
+     RETURNING *`;
+}
+
 /**
  * Inserts new schedules in one statement, results in the order given. A key another instance created
  * meanwhile inserts nothing: the transaction starts over and takes the update path for it.
@@ -120,27 +147,13 @@ async function insertSchedules(
   const content = reqs.map((r) => contentOf(r.draft));
   const column = (i: number) => content.map((v) => v[i]);
   const { rows } = await c.query<ScheduleRow>(
-    `INSERT INTO ${db.s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, state, version,
-       next_fire_at, fired_count, created_at, updated_at)
-     SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
-            u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
-            'active', 1, u.next_fire_at, 0, u.now, u.now
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                   $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
-                   $14::bigint[], $15::text[], $16::bigint[], $17::bigint[]) WITH ORDINALITY
-         AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
-              end_at, max_runs, jitter_ms, description, next_fire_at, now, n)
-      ORDER BY u.n
-     ON CONFLICT (tenant_id, key) DO NOTHING
-     RETURNING *`,
-    [
+    db.named('schedules.insert', insertSchedulesSql, [
       reqs.map((r) => r.draft.tenantId),
       reqs.map((r) => r.draft.key),
       ...Array.from({ length: 13 }, (_, i) => column(i)),
       reqs.map((r) => r.nextFireAt),
       reqs.map((r) => r.now),
-    ],
+    ]),
   );
   if (rows.length < reqs.length) throw new RetryTransaction();
   const byKey = new Map(rows.map((r) => [keyOf(r.tenant_id, r.key), r]));

@@ -110,6 +110,27 @@ export function scheduleTests(ctx: Ctx): void {
     expect((await runOf(ctx.store, pending!)).occurrenceId).toBe(fresh.occurrenceId);
   });
 
+  it('treats expectNew as a hint only: a key that exists after all is updated, and a new one created', async () => {
+    const s = await create(ctx.store);
+    const res = await ctx.store.putSchedule({
+      draft: draft({ spec: '*/10 * * * *' }),
+      nextFireAt: T0 + 10 * MINUTE,
+      now: T0 + MINUTE,
+      expectNew: true,
+    });
+    expect(res).toMatchObject({ created: false, changed: true });
+    expect(res.schedule).toMatchObject({ id: s.id, spec: '*/10 * * * *', version: 2, createdAt: T0 });
+    const fresh = await ctx.store.putSchedule({
+      draft: draft({ key: 'fresh' }),
+      nextFireAt: T0,
+      now: T0 + MINUTE,
+      expectNew: true,
+    });
+    expect(fresh).toMatchObject({ created: true, changed: true });
+    expect(fresh.schedule).toMatchObject({ key: 'fresh', version: 1 });
+    expect((await ctx.store.getSchedule(TENANT, 'fresh'))?.id).toBe(fresh.schedule.id);
+  });
+
   it('reopens a completed schedule on change and keeps a paused one paused', async () => {
     const s = await create(ctx.store);
     await ctx.store.advanceSchedule({
