@@ -25,13 +25,13 @@ import {
   applySql,
   claimTenantPageSql,
   dueTenantsSql,
-  schedulesByIdSql,
   settleAndClaimSql,
 } from './postgres-claim-sql.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { sendable, settledTransitions, settleParams, settleRuns } from './postgres-leases.js';
-import { toRun, toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
+import { cancelOrphans, resolveSchedules } from './postgres-claim-schedules.js';
+import { toRun, type RunRow } from './postgres-rows.js';
 
 export { claimCandidatesSql, priorityLevelsSql } from './postgres-claim-sql.js';
 
@@ -104,7 +104,7 @@ async function afterFirstPage(db: PgDb, req: ClaimRequest, rows: PageRow[]): Pro
   const fair = rows.some((r) => r.fair);
   const page = rows.filter((r) => !r.fair).sort(claimOrder);
   const schedules = new Map<Id, Schedule | null>();
-  await resolveSchedules(db, poolQueryable(db), page, schedules);
+  await resolveSchedules(db, db.pool, page, schedules);
   const claimed: ClaimedRun[] = [];
   const transitions: Transition[] = [];
   const orphans: PageRow[] = [];
@@ -119,7 +119,7 @@ async function afterFirstPage(db: PgDb, req: ClaimRequest, rows: PageRow[]): Pro
     claimed.push({ run, schedule, token: row.lease_token! });
     transitions.push({ run, from: 'scheduled', to: 'running' });
   }
-  transitions.push(...(await cancelOrphans(db, poolQueryable(db), orphans, req.now)));
+  transitions.push(...(await cancelOrphans(db, db.pool, orphans, req.now)));
   const leased = claimed.length + orphans.length;
   if (!fair && (leased === req.limit || page.every((r) => r.leased))) return { claimed, transitions };
   // Candidates that need a decision were unlocked at the commit: the decision reads them again, locked.
@@ -139,56 +139,6 @@ export function claimIn(db: PgDb, c: PgQueryable, req: ClaimRequest): Promise<Cl
 /** Claim order: priority (highest first), then due time, then insertion. */
 function claimOrder(a: RunRow, b: RunRow): number {
   return b.priority - a.priority || Number(a.due_at) - Number(b.due_at) || Number(a.id) - Number(b.id);
-}
-
-/** The pool as a PgQueryable (statements outside a transaction). */
-function poolQueryable(db: PgDb): PgQueryable {
-  return db.pool;
-}
-
-/**
- * The schedule of each candidate of a page, into `known` (null: deleted). The page carries each schedule's
- * current version; the store's cache serves that version, and the schedules it lacks are read in one
- * statement (the materializer fills the cache, so in one process this read is rare). A schedule edited since
- * the page was read comes back at its newer version, which is the one to run with.
- */
-async function resolveSchedules(
-  db: PgDb,
-  q: PgQueryable,
-  page: PageRow[],
-  known: Map<Id, Schedule | null>,
-): Promise<void> {
-  const missing = new Set<Id>();
-  for (const row of page) {
-    const sid = String(row.schedule_id);
-    if (known.has(sid) || missing.has(sid)) continue;
-    const version = row.schedule_version_now;
-    const cached = version === null ? null : db.schedules.get(sid, version);
-    if (cached === undefined) missing.add(sid);
-    else known.set(sid, cached);
-  }
-  if (missing.size === 0) return;
-  const { rows } = await q.query<ScheduleRow>(db.named('claim.schedules', schedulesByIdSql, [[...missing]]));
-  for (const row of rows) {
-    const schedule = toSchedule(row);
-    db.schedules.set(schedule);
-    known.set(schedule.id, schedule);
-  }
-  for (const sid of missing) if (!known.has(sid)) known.set(sid, null);
-}
-
-/**
- * Leased runs whose schedule was deleted between the page and the read of its schedule: cancelled (fenced
- * by their tokens), reported as transitions from running.
- */
-async function cancelOrphans(db: PgDb, q: PgQueryable, rows: PageRow[], now: number): Promise<Transition[]> {
-  if (rows.length === 0) return [];
-  const { rows: done } = await q.query<RunRow>(applySql.orphans(db.s), [
-    rows.map((r) => r.id),
-    now,
-    rows.map((r) => r.lease_token),
-  ]);
-  return done.map((r) => ({ run: toRun(r), from: 'running' as const, to: 'cancelled' as const }));
 }
 
 /** One step of the claim, in decision order; applied in batches, reported in this order. */
