@@ -6,6 +6,7 @@ import type { Json } from '../../../src/domain/json.js';
 import type { Outcome } from '../../../src/domain/outcome.js';
 import type { Run } from '../../../src/domain/run.js';
 import type { Schedule } from '../../../src/domain/schedule.js';
+import { runningRun } from '../../support/fixtures.js';
 import { sqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import {
   scriptTarget,
@@ -43,33 +44,20 @@ let runs = 0;
 
 export function fakeRun(tenantId: string): Run {
   runs++;
-  return {
+  const at = 1_767_225_600_000;
+  return runningRun({
     id: String(runs),
     tenantId,
     scheduleId: '7',
     scheduleKey: 'nightly',
-    scheduleVersion: 1,
-    occurrenceId: `7:${1_767_225_600_000 + runs}`,
-    kind: 'scheduled',
-    state: 'running',
-    scheduledFor: 1_767_225_600_000,
-    dueAt: 1_767_225_600_000,
-    expiresAt: null,
-    priority: 0,
-    attempt: 1,
-    maxAttempts: 3,
-    checks: 0,
-    payload: null,
-    reason: null,
-    error: null,
-    result: null,
-    details: null,
-    createdAt: 1_767_225_600_000,
-    startedAt: 1_767_225_600_000,
-    finishedAt: null,
+    occurrenceId: `7:${at + runs}`,
+    scheduledFor: at,
+    dueAt: at,
+    createdAt: at,
+    startedAt: at,
     leaseOwner: 'w',
     leaseExpiresAt: null,
-  };
+  });
 }
 
 export async function sandbox(opts: Partial<ScriptTargetOptions> = {}): Promise<Sandbox> {
