@@ -8,7 +8,7 @@ import type { CompileOptions, CompiledSpec, SpecKind } from './compiled-spec.js'
 import { compileCronSpec } from './cron-spec.js';
 import { describeCron } from './describe-cron.js';
 import { compileEverySpec } from './every-spec.js';
-import { compileRruleSpec } from './rrule-spec.js';
+import { compileRruleSpec, type RruleSpec } from './rrule-spec.js';
 
 /** Which form a spec text is written in (by its first word). */
 export function specKindOf(spec: string): SpecKind {
@@ -47,7 +47,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
 
   let inner: { source: string; tz: string; description: string; nextAfter(after: number): number | null };
   let atInstant: number | undefined;
-  let hitLimit = (): boolean => false;
+  let rrule: RruleSpec | undefined;
   if (kind === 'every') {
     const anchor = startAt ?? opts.anchor ?? opts.now;
     inner = { ...compileEverySpec(spec, { anchor, includeAnchor: startAt !== null }), tz };
@@ -63,7 +63,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
       exact: startAt !== null,
     });
     inner = r;
-    hitLimit = r.lastSearchHitLimit;
+    rrule = r;
   } else {
     const c = compileCronSpec(spec, tz);
     inner = { source: c.source, tz, nextAfter: c.nextAfter, description: describeCron(c.source, tz) };
@@ -95,15 +95,23 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
   } else if (opts.validate !== false) {
     const from = Math.max(opts.now, startAt ?? -Infinity);
     if (nextAfter(from - 1) === null) {
-      if (hitLimit()) {
+      const end = rrule?.lastSearchEnd();
+      if (end === 'limit') {
         throw new PunctualError(
           'SPEC_INVALID',
           `spec "${shown}" is too sparse to evaluate: the recurrence library hit its iteration limit`,
           { field: 'spec', value: compiled.source },
         );
       }
+      // An RRULE search stops at a horizon: say so rather than claim there is none ever.
       const bounds = endAt !== null ? ' before endAt' : '';
-      throw new PunctualError('SPEC_NEVER_FIRES', `spec "${shown}" has no occurrence from now on${bounds}`, {
+      const when =
+        rrule !== undefined &&
+        end === 'horizon' &&
+        (endAt === null || endAt > from + rrule.horizonYears * 365 * 86_400_000)
+          ? `within the next ${rrule.horizonYears} years (the search horizon)`
+          : `from now on${bounds}`;
+      throw new PunctualError('SPEC_NEVER_FIRES', `spec "${shown}" has no occurrence ${when}`, {
         field: 'spec',
         value: compiled.source,
       });

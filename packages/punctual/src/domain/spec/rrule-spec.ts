@@ -1,12 +1,13 @@
-// RFC 5545 recurrence specs: validates the DTSTART/RRULE text part by part, evaluates it with
-// rrule-temporal in the DTSTART zone, and searches in bounded, growing windows (never an endless loop).
-// An occurrence whose local time falls in a DST gap does not exist and is skipped (RFC 5545 3.3.10).
+// RFC 5545 recurrence specs: validates the DTSTART/RRULE text part by part, normalises it (DTSTART always
+// written out) and describes it; the occurrences come from rrule-series.ts, in local wall-clock time of
+// DTSTART's zone, by a bounded search (never an endless loop).
 // Pure: no I/O, no clock reads, no timers; the default DTSTART instant comes from the caller.
 
 import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { PunctualError } from '../../errors.js';
 import { instantsOfWallTime, resolveTimeZone, wallTimeOf, type WallTime } from './at-spec.js';
+import { rruleSeries, UNIT_MS, type SearchEnd } from './rrule-series.js';
 
 export interface RruleSpec {
   kind: 'rrule';
@@ -15,23 +16,15 @@ export interface RruleSpec {
   tz: string;
   nextAfter(after: number): number | null;
   description: string;
-  /** True when the last search stopped at the library's iteration cap instead of finishing its horizon. */
-  lastSearchHitLimit(): boolean;
+  /**
+   * How the last search ended: 'ended' (COUNT or UNTIL used up: exact), 'horizon' (nothing within
+   * `horizonYears`), 'limit' (the library gave up on part of the search), or 'found'.
+   */
+  lastSearchEnd(): SearchEnd;
+  /** The search horizon in years: no occurrence within it after the query counts as none. */
+  horizonYears: number;
 }
 
-const DAY = 86_400_000;
-const UNIT_MS: Record<string, number> = {
-  SECONDLY: 1_000,
-  MINUTELY: 60_000,
-  HOURLY: 3_600_000,
-  DAILY: DAY,
-  WEEKLY: 7 * DAY,
-  MONTHLY: 31 * DAY,
-  YEARLY: 366 * DAY,
-};
-/** No occurrence within this horizon (or 3 periods, if longer) after the query means "none". */
-const MIN_HORIZON_MS = 10 * 366 * DAY;
-const MAX_CALLS = 48;
 export const MAX_RRULE_COUNT = 10_000;
 
 const int =
@@ -72,7 +65,12 @@ function invalid(part: string, value: string, why: string): PunctualError {
   });
 }
 
-function normaliseRule(rule: string): { line: string; freq: string; interval: number } {
+function normaliseRule(rule: string): {
+  line: string;
+  freq: string;
+  interval: number;
+  parts: Map<string, string>;
+} {
   const seen = new Map<string, string>();
   for (const piece of rule.split(';')) {
     const eq = piece.indexOf('=');
@@ -92,7 +90,7 @@ function normaliseRule(rule: string): { line: string; freq: string; interval: nu
   if (seen.has('COUNT') && seen.has('UNTIL'))
     throw invalid('COUNT', rule, 'COUNT and UNTIL cannot both be given');
   const line = `RRULE:${[...seen].map(([k, v]) => `${k}=${v}`).join(';')}`;
-  return { line, freq, interval: Number(seen.get('INTERVAL') ?? 1) };
+  return { line, freq, interval: Number(seen.get('INTERVAL') ?? 1), parts: seen };
 }
 
 const stamp = (w: WallTime): string =>
@@ -100,7 +98,7 @@ const stamp = (w: WallTime): string =>
   [w.hour, w.minute, w.second].map((n) => String(n).padStart(2, '0')).join('');
 
 /** Parses a DTSTART line into its normalised form and zone. A floating DTSTART is local time in `tz`. */
-function parseDtstart(token: string, tz: string): { line: string; tz: string } {
+function parseDtstart(token: string, tz: string): { line: string; tz: string; wall: WallTime } {
   const m =
     /^DTSTART(?:;VALUE=DATE-TIME)?(?:;TZID=([^:;]+))?:(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(Z?)$/i.exec(
       token,
@@ -130,12 +128,12 @@ function parseDtstart(token: string, tz: string): { line: string; tz: string } {
     throw invalid('DTSTART', token, 'is not a valid date and time');
   }
   if (m[1] !== undefined && m[8] !== '') throw invalid('DTSTART', token, 'has both TZID and a Z suffix');
-  if (m[8] !== '') return { line: `DTSTART:${stamp(w)}Z`, tz: 'UTC' };
+  if (m[8] !== '') return { line: `DTSTART:${stamp(w)}Z`, tz: 'UTC', wall: w };
   const zone = m[1] === undefined ? tz : resolveTimeZone(m[1], { field: 'spec', part: 'TZID' });
   if (instantsOfWallTime(w, zone).length === 0) {
     throw invalid('DTSTART', token, `${stamp(w)} does not exist in ${zone} (it falls in a DST gap)`);
   }
-  return { line: `DTSTART;TZID=${zone}:${stamp(w)}`, tz: zone };
+  return { line: `DTSTART;TZID=${zone}:${stamp(w)}`, tz: zone, wall: w };
 }
 
 /**
@@ -149,7 +147,7 @@ export function compileRruleSpec(
   text: string,
   opts: { tz: string; dtstart: number; exact?: boolean },
 ): RruleSpec {
-  let dtstart: { line: string; tz: string } | undefined;
+  let dtstart: { line: string; tz: string; wall: WallTime } | undefined;
   let rule: string | undefined;
   const exdates: string[] = [];
   for (const token of text.trim().split(/\s+/)) {
@@ -167,11 +165,15 @@ export function compileRruleSpec(
     }
   }
   if (rule === undefined) throw invalid('RRULE', text.trim(), 'an RRULE line (or FREQ=...) is required');
-  const { line, freq, interval } = normaliseRule(rule);
+  const { line, freq, interval, parts } = normaliseRule(rule);
   if (dtstart === undefined) {
+    // The save instant, to the grain. With COUNT it is rounded up, so that the first of the COUNT
+    // occurrences is not before the save (rounded down it would be lost, and the series one short).
     const grain = opts.exact === true || freq === 'SECONDLY' ? 1_000 : 60_000;
-    const start = Math.floor(opts.dtstart / grain) * grain;
-    dtstart = { line: `DTSTART;TZID=${opts.tz}:${stamp(wallTimeOf(start, opts.tz))}`, tz: opts.tz };
+    const round = parts.has('COUNT') ? Math.ceil : Math.floor;
+    const start = round(opts.dtstart / grain) * grain;
+    const wall = wallTimeOf(start, opts.tz);
+    dtstart = { line: `DTSTART;TZID=${opts.tz}:${stamp(wall)}`, tz: opts.tz, wall };
   }
   const source = [dtstart.line, line, ...exdates].join('\n');
   let rrule: RRuleTemporal;
@@ -180,42 +182,7 @@ export function compileRruleSpec(
   } catch (e) {
     throw invalid('rule', source, e instanceof Error ? e.message : String(e));
   }
-  const o = rrule.options();
-  const dtstartMs = o.dtstart.epochMilliseconds;
-  const untilMs = o.until?.epochMilliseconds ?? Infinity;
-  const unit = (UNIT_MS[freq] as number) * interval;
-  const horizon = Math.max(MIN_HORIZON_MS, 3 * unit);
-  let hitLimit = false;
-
-  // Windows of 2, 8, 32... periods from max(after, DTSTART), up to the horizon. Occurrences whose local
-  // time does not exist (DST gap) are never produced by the library: RFC 5545 says to ignore them.
-  const nextAfter = (after: number): number | null => {
-    hitLimit = false;
-    if (Number.isNaN(after)) return null;
-    let lo = Math.max(after, dtstartMs - 1);
-    const end = lo + horizon;
-    let width = 2 * unit;
-    for (let calls = 0; lo < end && lo <= untilMs && calls < MAX_CALLS; calls++) {
-      const hi = Math.min(lo + width, end);
-      let hits: { epochMilliseconds: number }[];
-      try {
-        hits = rrule.between(new Date(lo), new Date(hi), true);
-      } catch {
-        // "Maximum iterations exceeded": try a narrower window, then give up on this one.
-        hitLimit = true;
-        if (width > 2 * unit) width = Math.max(2 * unit, Math.floor(width / 16));
-        else lo = hi;
-        continue;
-      }
-      let best = Infinity;
-      for (const z of hits)
-        if (z.epochMilliseconds > after && z.epochMilliseconds < best) best = z.epochMilliseconds;
-      if (best !== Infinity) return best;
-      lo = hi;
-      width *= 4;
-    }
-    return null;
-  };
+  const series = rruleSeries({ dtstart: dtstart.wall, tz: dtstart.tz, freq, interval, parts, exdates });
 
   let words: string;
   try {
@@ -228,8 +195,9 @@ export function compileRruleSpec(
     kind: 'rrule',
     source,
     tz: dtstart.tz,
-    nextAfter,
+    nextAfter: series.nextAfter,
     description: `${words}, ${dtstart.tz}`,
-    lastSearchHitLimit: () => hitLimit,
+    lastSearchEnd: series.lastSearchEnd,
+    horizonYears: series.horizonYears,
   };
 }
