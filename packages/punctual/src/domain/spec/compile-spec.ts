@@ -61,6 +61,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
       tz,
       dtstart: startAt ?? opts.anchor ?? opts.now,
       exact: startAt !== null,
+      endAt,
     });
     inner = r;
     rrule = r;

@@ -44,6 +44,8 @@ export interface RruleSeriesInput {
   parts: ReadonlyMap<string, string>;
   /** EXDATE lines as written (`EXDATE;TZID=Zone:...`, `EXDATE:...Z`, floating = DTSTART's zone). */
   exdates: readonly string[];
+  /** The schedule's endAt, if any: nothing after it is searched. */
+  endAt?: number | null | undefined;
 }
 
 /** Why the last search answered null: the series ended (exact), or nothing within the horizon. */
@@ -104,7 +106,8 @@ export function rruleSeries(input: RruleSeriesInput): RruleSeries {
     rruleString: `DTSTART:${stampOf(dtWall)}Z\nRRULE:${ruleParts.map(([k, v]) => `${k}=${v}`).join(';')}`,
   });
   const localUntil = untilText === undefined || untilText.endsWith('Z') ? Infinity : stampMs(untilText) + DAY;
-  const lastWall = Math.min(LAST_WALL, localUntil, untilMs + MAX_OFFSET);
+  const endAt = input.endAt ?? Infinity;
+  const lastWall = Math.min(LAST_WALL, localUntil, untilMs + MAX_OFFSET, endAt + MAX_OFFSET);
   const excluded = new Set(input.exdates.flatMap((l) => exdateInstants(l, tz)));
   const unit = (UNIT_MS[freq] as number) * input.interval;
   const horizonYears = horizonYearsOf(freq);
@@ -143,21 +146,35 @@ export function rruleSeries(input: RruleSeriesInput): RruleSeries {
     return gaveUp || lo < end ? 'limit' : 'horizon';
   }
 
-  // COUNT counts the existing local times from DTSTART (RFC 5545: a time in a gap is not counted).
-  let countEnd: number | undefined;
-  const lastCounted = (): number => {
-    if (countEnd !== undefined || count === null) return countEnd ?? Infinity;
-    let seen = 0;
-    let last = Infinity;
-    scan(dtWall - 1, lastWall, (wall) => {
-      const t = instantOf(wall);
-      if (t === null) return false;
-      seen++;
-      last = t;
-      return seen >= count;
-    });
-    countEnd = seen >= count ? last : Infinity;
-    return countEnd;
+  // COUNT counts the existing local times from DTSTART (RFC 5545: a time in a gap is not counted), so a
+  // COUNT rule is read from DTSTART on; what was read is kept (at most COUNT instants), and extended
+  // only as far as a query needs.
+  const counted: number[] = [];
+  let countedTo = dtWall - 1;
+  let countGaveUp = false;
+  const countedAfter = (after: number, last: number): number | null => {
+    const limit = Math.min(untilMs, endAt);
+    for (;;) {
+      let lo = 0;
+      for (let hi = counted.length; lo < hi; ) {
+        const mid = (lo + hi) >> 1;
+        if ((counted[mid] as number) > after) hi = mid;
+        else lo = mid + 1;
+      }
+      for (const t of counted.slice(lo)) if (!excluded.has(t)) return t > limit ? null : t;
+      if (count === null || counted.length >= count || countedTo >= last) return null;
+      const how = scan(countedTo, last, (wall) => {
+        countedTo = wall;
+        const t = instantOf(wall);
+        if (t === null) return false;
+        counted.push(t);
+        return counted.length >= count || (t > after && !excluded.has(t));
+      });
+      if (how !== 'found') {
+        countedTo = last;
+        if (how === 'limit') countGaveUp = true;
+      }
+    }
   };
 
   let end: SearchEnd = 'found';
@@ -166,7 +183,14 @@ export function rruleSeries(input: RruleSeriesInput): RruleSeries {
     // Every local time at or before the local time of `after` maps to an instant at or before `after`.
     const from = Math.max(after < dtWall - MAX_OFFSET * 2 ? dtWall - 1 : wallOf(after), dtWall - 1);
     const last = Math.min(lastWall, from + horizon);
-    const limit = Math.min(untilMs, lastCounted());
+    if (count !== null) {
+      const found = countedAfter(after, last);
+      if (found !== null) end = 'found';
+      else if (counted.length >= count || last < from + horizon) end = 'ended';
+      else end = countGaveUp ? 'limit' : 'horizon';
+      return found;
+    }
+    const limit = Math.min(untilMs, endAt);
     let found: number | null = null;
     let ended = false;
     const how = scan(from, last, (wall) => {

@@ -145,7 +145,7 @@ function parseDtstart(token: string, tz: string): { line: string; tz: string; wa
  */
 export function compileRruleSpec(
   text: string,
-  opts: { tz: string; dtstart: number; exact?: boolean },
+  opts: { tz: string; dtstart: number; exact?: boolean; endAt?: number | null },
 ): RruleSpec {
   let dtstart: { line: string; tz: string; wall: WallTime } | undefined;
   let rule: string | undefined;
@@ -182,7 +182,15 @@ export function compileRruleSpec(
   } catch (e) {
     throw invalid('rule', source, e instanceof Error ? e.message : String(e));
   }
-  const series = rruleSeries({ dtstart: dtstart.wall, tz: dtstart.tz, freq, interval, parts, exdates });
+  const series = rruleSeries({
+    dtstart: dtstart.wall,
+    tz: dtstart.tz,
+    freq,
+    interval,
+    parts,
+    exdates,
+    endAt: opts.endAt,
+  });
 
   let words: string;
   try {
