@@ -6,7 +6,7 @@
 // on instants. Every search is bounded. Pure: no I/O, no clock reads, no timers.
 
 import { RRuleTemporal } from 'rrule-temporal';
-import { instantOfWallTime, instantsOfWallTime, wallAsUtc, wallTimeOf, type WallTime } from './at-spec.js';
+import { instantOfWallTime, offsetAt, wallAsUtc, wallTimeOf, type WallTime } from './at-spec.js';
 
 const DAY = 86_400_000;
 const YEAR = 366 * DAY;
@@ -93,6 +93,38 @@ function exdateInstants(line: string, tz: string): number[] {
   });
 }
 
+/**
+ * UTC offset of `tz` at an instant (ms), remembered per UTC day: the offsets at both ends of the day, and
+ * the instant of the change between them, found by bisection (no zone changes twice within one day).
+ * A series maps thousands of local times; Intl is asked a few times per day instead of per time.
+ */
+function offsetTable(tz: string): (t: number) => number {
+  const days = new Map<number, { start: number; change: number; after: number }>();
+  return (t) => {
+    const k = Math.floor(t / DAY);
+    let d = days.get(k);
+    if (d === undefined) {
+      const start = offsetAt(k * DAY, tz);
+      const after = offsetAt((k + 1) * DAY, tz);
+      let change = Infinity;
+      if (after !== start) {
+        let lo = k * DAY; // offset `start` here
+        let hi = (k + 1) * DAY; // offset `after` here
+        while (hi - lo > 1) {
+          const mid = Math.floor((lo + hi) / 2);
+          if (offsetAt(mid, tz) === start) lo = mid;
+          else hi = mid;
+        }
+        change = hi;
+      }
+      if (days.size >= 4096) days.clear();
+      d = { start, change, after };
+      days.set(k, d);
+    }
+    return t < d.change ? d.start : d.after;
+  };
+}
+
 export function rruleSeries(input: RruleSeriesInput): RruleSeries {
   const { tz, freq } = input;
   const utc = UTC_ZONES.has(tz);
@@ -113,9 +145,18 @@ export function rruleSeries(input: RruleSeriesInput): RruleSeries {
   const horizonYears = horizonYearsOf(freq);
   const horizon = Math.max(horizonYears * YEAR, 3 * unit);
 
+  const offset = utc ? (): number => 0 : offsetTable(tz);
   /** The instant of a local time: none in a gap, the first pass of a repeated one. */
-  const instantOf = (wall: number): number | null =>
-    utc ? wall : (instantsOfWallTime(wallOfMs(wall), tz)[0] ?? null);
+  const instantOf = (wall: number): number | null => {
+    if (utc) return wall;
+    let best: number | null = null;
+    for (const d of [-DAY, -DAY / 2, 0, DAY / 2, DAY]) {
+      const o = offset(wall + d);
+      const t = wall - o;
+      if (offset(t) === o && (best === null || t < best)) best = t;
+    }
+    return best;
+  };
   const wallOf = (instant: number): number => (utc ? instant : toWallMs(wallTimeOf(instant, tz)));
 
   /**
@@ -156,7 +197,7 @@ export function rruleSeries(input: RruleSeriesInput): RruleSeries {
     const limit = Math.min(untilMs, endAt);
     for (;;) {
       let lo = 0;
-      for (let hi = counted.length; lo < hi; ) {
+      for (let hi = counted.length; lo < hi;) {
         const mid = (lo + hi) >> 1;
         if ((counted[mid] as number) > after) hi = mid;
         else lo = mid + 1;
