@@ -121,6 +121,31 @@ describe('sub-daily RRULE in local time (RFC 5545, as python-dateutil and libica
   });
 });
 
+describe('queries around a repeated hour, EXDATE', () => {
+  const spec = 'DTSTART;TZID=America/New_York:20261101T000000\nRRULE:FREQ=HOURLY;COUNT=5';
+
+  it('asked from inside the second pass of 01:xx, the next is 02:00 EST', () => {
+    const c = compileSpec(spec, { now: 0, validate: false });
+    expect(iso(c.nextAfter(at('2026-11-01T06:30:00Z')) as number)).toBe('2026-11-01T07:00:00.000Z');
+    expect(iso(c.nextAfter(at('2026-11-01T05:00:00Z')) as number)).toBe('2026-11-01T07:00:00.000Z');
+  });
+
+  it('EXDATE removes a local time after COUNT has counted it (RFC 5545)', () => {
+    const c = compileSpec(`${spec}\nEXDATE;TZID=America/New_York:20261101T010000`, {
+      now: 0,
+      validate: false,
+    });
+    const out: string[] = [];
+    for (let t = c.nextAfter(0); t !== null; t = c.nextAfter(t)) out.push(iso(t));
+    expect(out).toEqual([
+      '2026-11-01T04:00:00.000Z',
+      '2026-11-01T07:00:00.000Z',
+      '2026-11-01T08:00:00.000Z',
+      '2026-11-01T09:00:00.000Z',
+    ]);
+  });
+});
+
 describe('RRULE search horizon', () => {
   it('a YEARLY rule whose next occurrence is 18 years away is accepted (400-year horizon)', () => {
     const c = compileSpec('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO', {

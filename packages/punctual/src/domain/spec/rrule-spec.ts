@@ -7,7 +7,7 @@ import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { PunctualError } from '../../errors.js';
 import { instantsOfWallTime, resolveTimeZone, wallTimeOf, type WallTime } from './at-spec.js';
-import { rruleSeries, UNIT_MS, type SearchEnd } from './rrule-series.js';
+import { rruleSeries, UNIT_MS, type RruleSeries, type SearchEnd } from './rrule-series.js';
 
 export interface RruleSpec {
   kind: 'rrule';
@@ -177,20 +177,21 @@ export function compileRruleSpec(
   }
   const source = [dtstart.line, line, ...exdates].join('\n');
   let rrule: RRuleTemporal;
+  let series: RruleSeries;
   try {
     rrule = new RRuleTemporal({ rruleString: source });
+    series = rruleSeries({
+      dtstart: dtstart.wall,
+      tz: dtstart.tz,
+      freq,
+      interval,
+      parts,
+      exdates,
+      endAt: opts.endAt,
+    });
   } catch (e) {
     throw invalid('rule', source, e instanceof Error ? e.message : String(e));
   }
-  const series = rruleSeries({
-    dtstart: dtstart.wall,
-    tz: dtstart.tz,
-    freq,
-    interval,
-    parts,
-    exdates,
-    endAt: opts.endAt,
-  });
 
   let words: string;
   try {
