@@ -26,6 +26,21 @@ describe('RRULE COUNT without DTSTART', () => {
     expect(p.source).toBe('DTSTART;TZID=UTC:20260105T000001\nRRULE:FREQ=SECONDLY;INTERVAL=2;COUNT=3');
   });
 
+  it('saved in the second pass of a repeated hour, starts when the repeat ends (not an hour back)', () => {
+    // 06:30:30Z is 01:30:30 EST, the second pass: local 01:31 would mean 05:31Z, before the save.
+    const p = previewSpec('FREQ=MINUTELY;COUNT=3', {
+      tz: 'America/New_York',
+      from: Date.parse('2026-11-01T06:30:30Z'),
+      count: 10,
+    });
+    expect(p.source).toBe('DTSTART;TZID=America/New_York:20261101T020000\nRRULE:FREQ=MINUTELY;COUNT=3');
+    expect(p.next.map(iso)).toEqual([
+      '2026-11-01T07:00:00.000Z',
+      '2026-11-01T07:01:00.000Z',
+      '2026-11-01T07:02:00.000Z',
+    ]);
+  });
+
   it('gives COUNT runs, also across a restart', async () => {
     dir = mkdtempSync(join(tmpdir(), 'punctual-count-'));
     const path = join(dir, 'db.sqlite');

@@ -26,6 +26,7 @@ export interface RruleSpec {
 }
 
 export const MAX_RRULE_COUNT = 10_000;
+const DAY_MS = 86_400_000;
 
 const int =
   (lo: number, hi: number, nonZero = false) =>
@@ -137,6 +138,23 @@ function parseDtstart(token: string, tz: string): { line: string; tz: string; wa
 }
 
 /**
+ * `t`, or when `t` is in the second pass of a repeated local time (whose local time would stand for its
+ * first pass, before `t`), the end of that repeat: the first instant whose local time is new, on the grain.
+ */
+function afterRepeatedTime(t: number, tz: string, grain: number): number {
+  const inSecondPass = (x: number): boolean => (instantsOfWallTime(wallTimeOf(x, tz), tz)[0] ?? x) < x;
+  if (!inSecondPass(t)) return t;
+  let lo = t; // in the second pass
+  let hi = t + 2 * DAY_MS; // past it (no repeat lasts a day)
+  while (hi - lo > grain) {
+    const mid = lo + Math.floor((hi - lo) / 2 / grain) * grain;
+    if (inSecondPass(mid)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/**
  * Compiles `RRULE:...`, bare `FREQ=...`, or DTSTART + RRULE (+ EXDATE) lines. Without DTSTART the series
  * starts at `dtstart` in `tz`, rounded down to the second when `exact` (an explicit startAt) or the rule is
  * SECONDLY, else to the minute: parts the rule leaves out (BYSECOND) are taken from DTSTART (RFC 5545),
@@ -170,8 +188,10 @@ export function compileRruleSpec(
     // The save instant, to the grain. With COUNT it is rounded up, so that the first of the COUNT
     // occurrences is not before the save (rounded down it would be lost, and the series one short).
     const grain = opts.exact === true || freq === 'SECONDLY' ? 1_000 : 60_000;
-    const round = parts.has('COUNT') ? Math.ceil : Math.floor;
-    const start = round(opts.dtstart / grain) * grain;
+    const counted = parts.has('COUNT');
+    const start = counted
+      ? afterRepeatedTime(Math.ceil(opts.dtstart / grain) * grain, opts.tz, grain)
+      : Math.floor(opts.dtstart / grain) * grain;
     const wall = wallTimeOf(start, opts.tz);
     dtstart = { line: `DTSTART;TZID=${opts.tz}:${stamp(wall)}`, tz: opts.tz, wall };
   }
