@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import dateutil
 from dateutil import rrule
-from dateutil.tz import datetime_exists
+from dateutil.tz import datetime_exists, resolve_imaginary
 
 UTC = dt.timezone.utc
 ZONES = {
@@ -160,8 +160,12 @@ def expected(freq, interval, parts, start, count, until):
     out = []
     for d in rule.between(start, end, inc=True):
         if not datetime_exists(d):
+            assert resolve_imaginary(d) != d  # in a gap: dateutil would move it; RFC 5545 drops it
             continue
         inst = d.replace(fold=0).astimezone(UTC)
+        # The instant reads back as the same local time, on its first pass.
+        back = inst.astimezone(d.tzinfo)
+        assert back.replace(tzinfo=None) == d.replace(tzinfo=None) and back.fold == 0
         if until is not None and inst > until:
             break
         out.append(inst)
