@@ -121,6 +121,27 @@ describe('sub-daily RRULE in local time (RFC 5545, as python-dateutil and libica
   });
 });
 
+describe('docs/time.md: RRULE (local) or @every (elapsed)', () => {
+  it('an RRULE keeps 08:00, 12:00 and 16:00 Paris time across spring forward', () => {
+    const spec = 'DTSTART;TZID=Europe/Paris:20260327T080000\nRRULE:FREQ=HOURLY;INTERVAL=4;BYHOUR=8,12,16';
+    expect(preview(spec, 'UTC', '2026-03-28T00:00:00Z', 6)).toEqual([
+      '2026-03-28T07:00:00.000Z',
+      '2026-03-28T11:00:00.000Z',
+      '2026-03-28T15:00:00.000Z',
+      '2026-03-29T06:00:00.000Z',
+      '2026-03-29T10:00:00.000Z',
+      '2026-03-29T14:00:00.000Z',
+    ]);
+  });
+
+  it('@every 4h stays 4 hours apart, its local times shifted', () => {
+    expect(preview('@every 4h', 'Europe/Paris', '2026-03-28T19:00:00Z', 2)).toEqual([
+      '2026-03-28T23:00:00.000Z',
+      '2026-03-29T03:00:00.000Z',
+    ]);
+  });
+});
+
 describe('queries around a repeated hour, EXDATE', () => {
   const spec = 'DTSTART;TZID=America/New_York:20261101T000000\nRRULE:FREQ=HOURLY;COUNT=5';
 
