@@ -2,12 +2,16 @@
 // The create/edit form as a component: the preview follows the spec as it is typed, the raw request follows
 // every field, an API error lands next to the field it names (aria-invalid, described by the message), and a
 // browser-side problem stops the request before it is sent.
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api, type Schedule, type ScheduleInput } from '../src/api.ts';
 import { SessionContext } from '../src/lib/context.ts';
 import { ScheduleForm } from '../src/pages/ScheduleForm.tsx';
+
+// The preview answers after a 5 ms debounce; on a loaded machine jsdom's first renders take seconds, so
+// waitFor gets more than its 1 s default (it still returns as soon as the condition holds).
+configure({ asyncUtilTimeout: 10_000 });
 
 function fakeApi(
   overrides: Partial<Api> = {},

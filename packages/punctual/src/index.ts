@@ -13,6 +13,7 @@ export type { Outcome } from './domain/outcome.js';
 export type { Json } from './domain/json.js';
 export type { Run, RunState, RunKind, RunReason, RunError, Attempt } from './domain/run.js';
 export { DEFAULT_TENANT, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
+export { nextFireOf } from './domain/next-fire.js';
 export {
   DEFAULT_POLICIES,
   type Policies,

@@ -4,6 +4,7 @@
 
 import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
+import { nextFireOf } from './domain/next-fire.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
 import {
   compileStored,
@@ -150,6 +151,18 @@ export class TenantApi {
     } = {},
   ): Promise<Page<Schedule>> {
     return this.store.listSchedules({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
+  }
+
+  /**
+   * When each of these schedules fires next, by schedule id: its earliest pending run (materialised, not
+   * started), else its next occurrence not yet materialised; null while paused or when none remain
+   * (domain/next-fire.ts). One store read for the whole list, so a page costs one query, not one per row.
+   */
+  async nextFireTimes(schedules: readonly Schedule[]): Promise<Map<string, number | null>> {
+    const mine = schedules.filter((s) => s.tenantId === this.tenantId);
+    const asked = mine.filter((s) => s.state !== 'paused').map((s) => s.id);
+    const pending = asked.length > 0 ? await this.store.pendingDueAt(this.tenantId, asked) : new Map();
+    return new Map(mine.map((s) => [s.id, nextFireOf(s, pending.get(s.id))]));
   }
 
   /** Deletes the schedule; its pending runs are cancelled and its history kept. */

@@ -1,11 +1,11 @@
-// The service's logs: pino JSON lines, or pino-pretty lines when standard output is a terminal (or asked
-// for), and the scheduler events worth a line, each with tenantId, scheduleKey and runId. It must never log a
-// payload, a result, an API key or a webhook secret.
+// The service's logs: pino JSON lines, or one terminal line per event (log-line.ts) when standard output is
+// a terminal (or asked for), and the scheduler events worth a line, each with tenantId, scheduleKey and
+// runId. It must never log a payload, a result, an API key or a webhook secret.
 
-import type { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Run, Scheduler } from 'punctual';
 import type { Config } from './config.js';
+import { formatLogChunk } from './log-line.js';
 
 export type { Logger } from 'pino';
 
@@ -17,8 +17,23 @@ export interface LoggerOptions {
 }
 
 /**
- * Builds the logger. Pretty output needs the optional pino-pretty package; without it the logs stay JSON
- * (and one line says so).
+ * A destination that turns each JSON line pino writes into one terminal line (log-line.ts) on `out`.
+ */
+export function terminalDestination(
+  out: { write(text: string): unknown },
+  opts: { colorize: boolean },
+): DestinationStream {
+  return {
+    write(chunk: string) {
+      const text = formatLogChunk(chunk, opts);
+      if (text !== '') out.write(text);
+    },
+  };
+}
+
+/**
+ * Builds the logger: JSON lines, or one terminal line per event when pretty (asked for, or `auto` on a
+ * terminal).
  */
 export async function createLogger(
   config: Pick<Config, 'logLevel' | 'logFormat'>,
@@ -27,18 +42,8 @@ export async function createLogger(
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && opts.isTty === true);
   const base = { level: config.logLevel, base: { service: 'punctual' } };
   if (pretty) {
-    try {
-      const { default: prettyStream } = await import('pino-pretty');
-      const out = opts.destination ?? process.stdout;
-      return pino(
-        base,
-        prettyStream({ destination: out as Writable, colorize: opts.isTty === true, sync: true }),
-      );
-    } catch {
-      const logger = opts.destination ? pino(base, opts.destination) : pino(base);
-      logger.warn('pino-pretty is not installed: logging JSON');
-      return logger;
-    }
+    const out = opts.destination ?? process.stdout;
+    return pino(base, terminalDestination(out, { colorize: opts.isTty === true }));
   }
   return opts.destination ? pino(base, opts.destination) : pino(base);
 }

@@ -29,10 +29,18 @@ export function describePostgres(url: string, schema: string): string {
   }
 }
 
+/**
+ * The absolute path of the SQLite file: databasePath as configured, a relative one resolved against `cwd`
+ * (the folder the command runs in, as for the service).
+ */
+export function sqlitePathOf(config: Pick<Config, 'databasePath'>, cwd: string = process.cwd()): string {
+  return resolve(cwd, config.databasePath);
+}
+
 /** The database the configuration names, for people, without opening it. */
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'databasePath' | 'pgSchema'>): string {
   return config.databaseUrl === null
-    ? `SQLite ${resolve(config.databasePath)}`
+    ? `SQLite ${sqlitePathOf(config)}`
     : describePostgres(config.databaseUrl, config.pgSchema);
 }
 
@@ -47,7 +55,7 @@ export async function openStore(
   const database = describeDatabase(config);
   let store: Store;
   if (config.databaseUrl === null) {
-    const path = resolve(config.databasePath);
+    const path = sqlitePathOf(config);
     mkdirSync(dirname(path), { recursive: true });
     store = sqliteStore({ path });
   } else {

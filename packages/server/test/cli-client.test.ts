@@ -173,8 +173,12 @@ describe('schedules', () => {
     const paused = await run(schedulesPause, { env, key: 'ping', cancelPending: true, note: 'maintenance' });
     expect(paused.out).toBe('punctual: paused schedule ping; its scheduled runs are cancelled\n');
     const pausedJson = parse((await run(schedulesGet, { env, key: 'ping', json: true })).out);
-    expect(pausedJson).toMatchObject({ state: 'paused', note: 'maintenance' });
-    expect((await run(schedulesList, { env, state: 'paused' })).out).toMatch(/\nping\s+paused\s/);
+    expect(pausedJson).toMatchObject({ state: 'paused', note: 'maintenance', nextFireAt: null });
+    // NEXT says paused rather than an instant that will not fire.
+    expect((await run(schedulesList, { env, state: 'paused' })).out).toMatch(
+      /\nping\s+paused\s+@every 1h\s+UTC\s+paused\s+webhook /,
+    );
+    expect((await run(schedulesGet, { env, key: 'ping' })).out).toContain('\nnext        paused\n');
 
     const resumed = await run(schedulesResume, { env, key: 'ping' });
     expect(resumed.out).toMatch(/^punctual: resumed schedule ping; next: \d{4}-/);

@@ -173,10 +173,13 @@ it('keeps every occurrence, once each, across kill -9 and a restart (misfire run
 
   await untilDelivered(() => new Set(deliveries.map((d) => d.id)).size >= 3, 20_000, 'three deliveries');
 
-  // Instants at or after nextFireAt were not materialised yet: the outage must pass some of them, so
-  // the restart has to catch them up (runAll) rather than only run runs already written.
-  const before = await fetch(`${first.url}/v1/schedules/${KEY}`, { headers: auth });
-  const nextFireAt = Date.parse(((await before.json()) as { nextFireAt: string }).nextFireAt);
+  // Instants after the newest run were not materialised yet: the outage must pass some of them, so the
+  // restart has to catch them up (runAll) rather than only run runs already written. (The API's nextFireAt
+  // is the earliest pending run, already materialised: not this cursor.)
+  const before = await fetch(`${first.url}/v1/schedules/${KEY}/runs?limit=1`, { headers: auth });
+  const newest = ((await before.json()) as { items: { scheduledFor: string }[] }).items[0];
+  expect(newest).toBeDefined();
+  const nextFireAt = Date.parse(newest!.scheduledFor) + STEP;
   expect(held).toBeDefined();
   const exited = new Promise((resolve) => first.child.once('exit', resolve));
   first.child.kill('SIGKILL');

@@ -333,13 +333,15 @@ if (!existsSync(CHROMIUM)) {
     it('backfills a past range', async () => {
       await page.getByRole('button', { name: 'Backfill…' }).click();
       const dialog = page.getByRole('dialog', { name: `Backfill ${KEY}` });
-      // Any 7 days hold exactly five weekday 07:30s. The range ends 25 h ago so that none of them falls in
-      // the runs page's 24 h timeline, whatever the day and hour the suite runs at.
-      const end = Date.now() - 25 * 3_600_000;
-      await dialog
-        .getByLabel('From (Europe/Paris)')
-        .fill(instantToWallTime(end - 7 * 86_400_000, 'Europe/Paris'));
-      await dialog.getByLabel('To (Europe/Paris)').fill(instantToWallTime(end, 'Europe/Paris'));
+      // Seven calendar days, midnight to midnight in Paris, hold exactly five weekday 07:30s, even across a
+      // clock change (7 x 24 h would not: it can reach a 07:30 on either side). The range ends at the
+      // start of the Paris day 25 h ago, so none of them falls in the runs page's 24 h timeline, whatever
+      // the day and hour the suite runs at.
+      const day = instantToWallTime(Date.now() - 25 * 3_600_000, 'Europe/Paris').slice(0, 10);
+      const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+      const weekBefore = new Date(Date.UTC(y, m - 1, d - 7)).toISOString().slice(0, 10);
+      await dialog.getByLabel('From (Europe/Paris)').fill(`${weekBefore}T00:00`);
+      await dialog.getByLabel('To (Europe/Paris)').fill(`${day}T00:00`);
       await dialog.getByRole('button', { name: 'Backfill', exact: true }).click();
       await page.getByTestId('action-status').filter({ hasText: 'Backfill created 5 runs.' }).waitFor();
       const backfilled = page.getByTestId('runs-table').locator('tbody tr').filter({ hasText: 'backfill' });

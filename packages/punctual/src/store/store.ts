@@ -283,6 +283,12 @@ export interface Store {
   /** Earliest dueAt among scheduled runs (the worker's timer). */
   nextRunDueAt(): Promise<number | null>;
   /**
+   * The earliest dueAt of each of these schedules' `scheduled` runs (pending, not started), in one read
+   * whatever the number of schedules (a page of a list). Schedules with no such run are left out; ids of
+   * another tenant's schedules find nothing.
+   */
+  pendingDueAt(tenantId: string, scheduleIds: readonly string[]): Promise<Map<string, number>>;
+  /**
    * Scheduled runs whose dueAt + graceMs < now and that were not reported yet: marks them reported and
    * returns them ("schedule not fired" detection).
    */

@@ -39,7 +39,11 @@ export function registerAdmin(program: Command, w: Wiring): void {
       'check the configuration, the database and its schema version, the clock offset, tenants, the service and the webhook allow-list',
     )
     .option('--json', 'print {"ok", "checks": [{"name", "status", "message"}]}')
-    .addHelpText('after', `${DATABASE_HELP}\nExits 1 when a check fails (✗); warnings (!) do not.`)
+    .addHelpText(
+      'after',
+      `${DATABASE_HELP}\nThe service is probed at PUNCTUAL_URL (else the configured address).\n` +
+        'Exits 1 when a check fails (✗); warnings (!) and checks that could not run (-) do not.',
+    )
     .action(async (o: Opts) => w.exit(await doctor({ ...base, ...o }, w.io)));
 
   const tenants = program

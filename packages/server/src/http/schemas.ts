@@ -211,7 +211,10 @@ export const schedule = z
     jitterMs: z.number(),
     state: z.enum(SCHEDULE_STATES),
     version: z.number(),
-    nextFireAt: instant.nullable(),
+    nextFireAt: instant.nullable().meta({
+      description:
+        'when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains',
+    }),
     firedCount: z.number(),
     note: z.string().nullable(),
     createdAt: instant,

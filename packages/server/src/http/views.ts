@@ -9,7 +9,11 @@ import type * as s from './schemas.js';
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
-export function scheduleView(x: Schedule): z.output<typeof s.schedule> {
+/**
+ * A schedule as the API shows it. `nextFireAt` is when it fires next as users mean it (its earliest pending
+ * run, else its next occurrence; null while paused): TenantApi.nextFireTimes, not the materializer's cursor.
+ */
+export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<typeof s.schedule> {
   return {
     key: x.key,
     spec: x.spec,
@@ -25,7 +29,7 @@ export function scheduleView(x: Schedule): z.output<typeof s.schedule> {
     jitterMs: x.jitterMs,
     state: x.state,
     version: x.version,
-    nextFireAt: isoOrNull(x.nextFireAt),
+    nextFireAt: isoOrNull(nextFireAt),
     firedCount: x.firedCount,
     note: x.note,
     createdAt: iso(x.createdAt),

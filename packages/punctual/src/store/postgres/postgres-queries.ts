@@ -115,6 +115,25 @@ export async function nextRunDueAt(db: PgDb): Promise<number | null> {
   return rows[0]?.at ?? null;
 }
 
+/** The earliest due instant of each schedule's pending runs (runs_schedule_pending, one query per page). */
+export async function pendingDueAt(
+  db: PgDb,
+  tenantId: string,
+  scheduleIds: readonly string[],
+): Promise<Map<string, number>> {
+  const ids = scheduleIds.filter((id) => ID_RE.test(id));
+  const out = new Map<string, number>();
+  if (ids.length === 0) return out;
+  const rows = await db.query<{ id: string; at: string | number }>(
+    `SELECT schedule_id AS id, min(due_at) AS at FROM ${db.s}.runs
+      WHERE schedule_id = ANY($1::bigint[]) AND state = 'scheduled' AND tenant_id = $2
+      GROUP BY schedule_id`,
+    [ids, tenantId],
+  );
+  for (const r of rows) out.set(String(r.id), Number(r.at));
+  return out;
+}
+
 export async function takeNotFired(db: PgDb, now: number, graceMs: number, limit: number): Promise<Run[]> {
   if (limit <= 0) return [];
   // runs_due range; reported runs are filtered out (they stay few: they are overdue).

@@ -35,7 +35,15 @@ import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js
 import { PgDb, validateSchema, wakeChannel } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
-import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './postgres-queries.js';
+import {
+  getRun,
+  listRuns,
+  nextRunDueAt,
+  pendingDueAt,
+  pruneHistory,
+  stats,
+  takeNotFired,
+} from './postgres-queries.js';
 import { insertRunRows } from './postgres-runs.js';
 import * as materializer from './postgres-materializer.js';
 import * as schedules from './postgres-schedules.js';
@@ -245,6 +253,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   async nextRunDueAt(): Promise<number | null> {
     return nextRunDueAt(await this.#conn());
+  }
+
+  async pendingDueAt(tenantId: string, scheduleIds: readonly string[]): Promise<Map<string, number>> {
+    return pendingDueAt(await this.#conn(), tenantId, scheduleIds);
   }
 
   async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {

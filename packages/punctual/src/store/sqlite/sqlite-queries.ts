@@ -134,6 +134,28 @@ export function nextRunDueAt(sql: SqliteDatabase): number | null {
   return row?.v ?? null;
 }
 
+// runs_schedule_state (schedule_id, state): one probe per schedule of the page.
+const PENDING_DUE = `
+  SELECT schedule_id AS id, MIN(due_at) AS at FROM runs
+  WHERE schedule_id IN (SELECT value FROM json_each(?)) AND state = 'scheduled' AND tenant_id = ?
+  GROUP BY schedule_id`;
+
+export function pendingDueAt(
+  sql: SqliteDatabase,
+  tenantId: string,
+  scheduleIds: readonly string[],
+): Map<string, number> {
+  const ids = scheduleIds.map(parseId).filter((id): id is number => id !== undefined);
+  const out = new Map<string, number>();
+  if (ids.length === 0) return out;
+  const rows = sql.read(() => sql.stmt(PENDING_DUE).all(JSON.stringify(ids), tenantId)) as {
+    id: number;
+    at: number;
+  }[];
+  for (const r of rows) out.set(String(r.id), r.at);
+  return out;
+}
+
 export function takeNotFired(sql: SqliteDatabase, now: number, graceMs: number, limit: number): Run[] {
   if (limit <= 0) return [];
   return sql.write(() => {

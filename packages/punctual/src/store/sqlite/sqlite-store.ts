@@ -31,7 +31,15 @@ import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
-import { getRun, listRuns, nextRunDueAt, pruneHistory, stats, takeNotFired } from './sqlite-queries.js';
+import {
+  getRun,
+  listRuns,
+  nextRunDueAt,
+  pendingDueAt,
+  pruneHistory,
+  stats,
+  takeNotFired,
+} from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
 import * as schedules from './sqlite-schedules.js';
 import * as kv from './sqlite-kv.js';
@@ -188,6 +196,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async nextRunDueAt(): Promise<number | null> {
     return nextRunDueAt(this.sql);
+  }
+
+  async pendingDueAt(tenantId: string, scheduleIds: readonly string[]): Promise<Map<string, number>> {
+    return pendingDueAt(this.sql, tenantId, scheduleIds);
   }
 
   async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {

@@ -1,9 +1,10 @@
 // Conformance: run lookups and housekeeping. Cancelling by hand, one run with its attempts, pages of runs,
-// the earliest due instant, "not fired" detection, and pruning history by age and by count.
+// the earliest due instant (overall and per schedule), "not fired" detection, and pruning history by age
+// and by count.
 
 import { expect, it } from 'vitest';
 import type { PruneRequest } from '../../../src/store/store.js';
-import { MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { MINUTE, OTHER_TENANT, runInsert, T0, TENANT } from '../../support/fixtures.js';
 import {
   addRuns,
   claimOne,
@@ -128,6 +129,36 @@ export function runTests(ctx: Ctx): void {
       ['a', MINUTE, 'scheduled'],
     ]);
     expect(await list({ scheduleKey: 'zzz' })).toEqual([]);
+  });
+
+  it("reports each schedule's earliest pending due instant in one read, for its tenant only", async () => {
+    const a = await create(ctx.store, { key: 'a' });
+    const b = await create(ctx.store, { key: 'b' });
+    const idle = await create(ctx.store, { key: 'idle' });
+    const other = await create(ctx.store, { tenantId: OTHER_TENANT, key: 'a' });
+    expect(await ctx.store.pendingDueAt(TENANT, [])).toEqual(new Map());
+    // a: one running (started), one pending at +3 min, one skipped at +1 min, one pending at +5 min.
+    await addRuns(ctx.store, a, [T0]);
+    await claimOne(ctx.store, T0);
+    await addRuns(ctx.store, a, [T0 + 5 * MINUTE, T0 + 3 * MINUTE], { priority: 4 });
+    await addRuns(ctx.store, a, [T0 + MINUTE], { state: 'skipped', reason: 'misfire' });
+    // b: a retry due later than its nominal instant counts by its due instant.
+    await addRuns(ctx.store, b, [T0 + 2 * MINUTE]);
+    await ctx.store.insertRuns(
+      [runInsert({ schedule: b, scheduledFor: T0 + 4 * MINUTE, dueAt: T0 + 7 * MINUTE })],
+      T0,
+    );
+    await addRuns(ctx.store, other, [T0 + MINUTE]);
+    const got = await ctx.store.pendingDueAt(TENANT, [a.id, b.id, idle.id, other.id, 'not-an-id']);
+    expect(got).toEqual(
+      new Map([
+        [a.id, T0 + 3 * MINUTE],
+        [b.id, T0 + 2 * MINUTE],
+      ]),
+    );
+    expect(await ctx.store.pendingDueAt(OTHER_TENANT, [other.id, a.id])).toEqual(
+      new Map([[other.id, T0 + MINUTE]]),
+    );
   });
 
   it('reports the earliest due instant among scheduled runs, whatever their priority', async () => {

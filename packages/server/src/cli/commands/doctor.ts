@@ -1,10 +1,12 @@
-// `punctual doctor`: checks what `serve` needs before it is run or while it runs, one ✓ / ! / ✗ line each
-// (or {"ok", "checks"} with --json): the configuration, the database, its schema version, the clock offset
-// to a shared database server, tenants and keys, the service's address and the webhook private-target
-// allow-list. It only reads (it never migrates nor creates a database) and exits 1 when a check fails.
+// `punctual doctor`: checks what `serve` needs before it is run or while it runs, one ✓ / ! / ✗ / - line
+// each (or {"ok", "checks"} with --json): the configuration, the database, its schema version, the clock
+// offset to a shared database server, tenants and keys, whether the service answers, and the webhook
+// private-target allow-list. A check ticks only when it ran and passed; one that could not run says so
+// (`skipped`, with why). It only reads (it never migrates nor creates a database) and exits 1 when a check
+// fails.
 
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import {
   PostgresStore,
   SqliteStore,
@@ -14,7 +16,7 @@ import {
   type TenantStore,
 } from 'punctual';
 import { localUrl, type Config } from '../../config.js';
-import { describeDatabase, openStore } from '../../store-from-config.js';
+import { describeDatabase, openStore, sqlitePathOf } from '../../store-from-config.js';
 import { EXIT_OK, EXIT_REJECTED, type CliIo } from '../io.js';
 import { loadCliConfig, type AdminArgs } from '../open-store.js';
 import { printJson } from '../output.js';
@@ -23,9 +25,12 @@ import { schemaVersion } from '../schema-version.js';
 export interface DoctorArgs extends AdminArgs {
   /** Probes the configured service's /readyz. Default: the global fetch. */
   fetch?: typeof fetch;
+  /** The folder a relative PUNCTUAL_DATABASE_PATH is resolved against, as serve does. Default: process.cwd(). */
+  cwd?: string;
 }
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+/** ok: ran and passed; warn: ran, worth a look; fail: ran and failed; skipped: could not run (never a tick). */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 
 export interface Check {
   name: string;
@@ -36,7 +41,13 @@ export interface Check {
 /** Above this offset to the database server's clock, doctor warns. */
 export const CLOCK_WARN_MS = 1000;
 
-const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗' };
+const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skipped: '-' };
+
+const skipped = (name: string, why: string): Check => ({
+  name,
+  status: 'skipped',
+  message: `not run: ${why}`,
+});
 
 /** True when an IPv4 block contains 169.254.169.254, the cloud metadata address. */
 function coversMetadata(c: { family: number; bytes: Uint8Array; prefix: number }): boolean {
@@ -89,27 +100,106 @@ function allowListCheck(config: Readonly<Config>): Check {
   };
 }
 
-async function serviceCheck(config: Readonly<Config>, probe: typeof fetch): Promise<Check> {
-  const name = 'service';
-  const url = config.publicUrl ?? localUrl(config.host, config.port === 0 ? 8080 : config.port);
-  const what =
-    `listens on ${config.host}:${config.port}, concurrency ${config.concurrency}, ` +
-    `${config.defaultRateLimit} requests/s per tenant by default`;
-  if (config.port === 0) return { name, status: 'ok', message: `${what} (a free port is picked at start)` };
+/** Where doctor looks for the service, and which setting said so. */
+function serviceUrl(config: Readonly<Config>, env: Readonly<Record<string, string | undefined>>) {
+  const fromEnv = env.PUNCTUAL_URL?.trim();
+  if (fromEnv) return { url: fromEnv.replace(/\/+$/, ''), from: 'PUNCTUAL_URL' };
+  if (config.publicUrl !== null) return { url: config.publicUrl, from: 'PUNCTUAL_PUBLIC_URL' };
+  if (config.port === 0) return undefined;
+  return { url: localUrl(config.host, config.port), from: 'PUNCTUAL_HOST and PUNCTUAL_PORT' };
+}
+
+/** What a 503 from /readyz says is wrong, when it says it in the documented error shape. */
+async function notReadyReason(res: Response): Promise<string> {
   try {
-    const res = await probe(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-    const state = res.status === 200 ? 'ready' : `not ready (${res.status})`;
-    return { name, status: res.status === 200 ? 'ok' : 'warn', message: `${what}; ${url} answers: ${state}` };
+    const body = (await res.json()) as { error?: { message?: unknown } };
+    return typeof body.error?.message === 'string' ? `: ${body.error.message}` : '';
   } catch {
-    return { name, status: 'ok', message: `${what}; nothing answers at ${url} yet` };
+    return '';
   }
 }
 
-async function databaseChecks(config: Readonly<Config>, now: () => number): Promise<Check[]> {
+/** Asks the service's /readyz: a tick only when it answered ready. */
+async function serviceCheck(
+  config: Readonly<Config>,
+  env: Readonly<Record<string, string | undefined>>,
+  probe: typeof fetch,
+): Promise<Check> {
+  const name = 'service';
+  const settings = `concurrency ${config.concurrency}, ${config.defaultRateLimit} requests/s per tenant by default`;
+  const target = serviceUrl(config, env);
+  if (target === undefined) {
+    return skipped(name, 'PUNCTUAL_PORT is 0 (a free port is picked at start): set PUNCTUAL_URL to probe it');
+  }
+  const { url, from } = target;
+  let res: Response;
+  try {
+    res = await probe(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+  } catch (e) {
+    const why = e instanceof Error && e.name === 'TimeoutError' ? 'no answer within 2 s' : 'nothing answers';
+    return {
+      name,
+      status: 'warn',
+      message: `${why} at ${url} (from ${from}): is punctual serve running there?`,
+    };
+  }
+  if (res.status === 200) {
+    return { name, status: 'ok', message: `${url} answers /readyz: ready (${settings})` };
+  }
+  if (res.status === 503) {
+    return {
+      name,
+      status: 'warn',
+      message: `${url} answers /readyz: not ready${await notReadyReason(res)}`,
+    };
+  }
+  return {
+    name,
+    status: 'fail',
+    message: `${url} (from ${from}) answers /readyz with ${res.status}: not a Punctual service, or the wrong address`,
+  };
+}
+
+/** Why the SQLite file is looked for where it is: the setting, and the folder a relative path depends on. */
+function sqliteOrigin(
+  config: Readonly<Config>,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  const setting = env.PUNCTUAL_DATABASE_PATH
+    ? `PUNCTUAL_DATABASE_PATH=${config.databasePath}`
+    : env.PUNCTUAL_CONFIG
+      ? `databasePath ${config.databasePath} from ${env.PUNCTUAL_CONFIG} or its default`
+      : `PUNCTUAL_DATABASE_PATH unset: the default ${config.databasePath}`;
+  if (isAbsolute(config.databasePath)) return setting;
+  return `${setting}, relative, so resolved against the current folder ${cwd} as serve does`;
+}
+
+/** The checks that need the database: database, schema, clock, tenants (each skipped when it cannot run). */
+async function databaseChecks(
+  given: Readonly<Config>,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  now: () => number,
+  service: Check,
+): Promise<Check[]> {
+  // A relative SQLite path is resolved here, once, against the folder serve would run in.
+  const config = given.databaseUrl === null ? { ...given, databasePath: sqlitePathOf(given, cwd) } : given;
   const database = describeDatabase(config);
-  if (config.databaseUrl === null && !existsSync(resolve(config.databasePath))) {
-    const message = `no database file at ${resolve(config.databasePath)} (punctual migrate or serve creates it)`;
-    return [{ name: 'database', status: 'fail', message }];
+  const afterDatabase = (why: string): Check[] => [
+    skipped('schema', why),
+    skipped('clock', why),
+    skipped('tenants', why),
+  ];
+  if (config.databaseUrl === null && !existsSync(config.databasePath)) {
+    const elsewhere =
+      service.status === 'ok'
+        ? '; a service answers all the same, so it uses another database: run doctor with its settings and folder'
+        : '';
+    const message =
+      `no database file at ${config.databasePath} (${sqliteOrigin(given, env, cwd)}); ` +
+      `punctual migrate or serve creates it${elsewhere}`;
+    return [{ name: 'database', status: 'fail', message }, ...afterDatabase('no database to check')];
   }
   const checks: Check[] = [];
   let store: (Store & TenantStore) | undefined;
@@ -136,11 +226,7 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
     const schemaOk = v.applied === v.expected;
     checks.push(schemaCheck(v));
     if (offset === undefined) {
-      checks.push({
-        name: 'clock',
-        status: 'ok',
-        message: 'SQLite runs on this machine: no offset to measure',
-      });
+      checks.push(skipped('clock', 'SQLite runs on this machine: no database server clock to compare with'));
     } else {
       const ms = Math.round(offset.offsetMs);
       const shown = `${ms >= 0 ? '+' : ''}${ms} ms`;
@@ -154,10 +240,19 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
           : { name: 'clock', status: 'ok', message: `offset to the database server ${shown}` },
       );
     }
-    if (schemaOk) checks.push(await tenantCheck(store));
+    checks.push(
+      schemaOk
+        ? await tenantCheck(store)
+        : skipped('tenants', 'the schema is not the one this Punctual expects'),
+    );
   } catch (e) {
     const message = `${database}: ${e instanceof Error ? e.message : String(e)}`;
-    checks.push({ name: checks.length === 0 ? 'database' : 'schema', status: 'fail', message });
+    const name = checks.length === 0 ? 'database' : 'schema';
+    checks.push({ name, status: 'fail', message });
+    const why = name === 'database' ? 'the database could not be read' : 'the schema could not be read';
+    for (const n of ['schema', 'clock', 'tenants']) {
+      if (!checks.some((c) => c.name === n)) checks.push(skipped(n, why));
+    }
   } finally {
     await store?.close().catch(() => {});
   }
@@ -225,23 +320,34 @@ export async function doctor(args: DoctorArgs, io: CliIo): Promise<number> {
       .replace(/^punctual: CONFIG_INVALID: /, '')
       .trimEnd();
     checks.push({ name: 'configuration', status: 'fail', message: text });
+    for (const name of ['database', 'schema', 'clock', 'tenants', 'service', 'webhooks']) {
+      checks.push(skipped(name, 'the configuration is invalid'));
+    }
   } else {
-    const source = args.env?.PUNCTUAL_CONFIG ? `environment and ${args.env.PUNCTUAL_CONFIG}` : 'environment';
+    const env = args.env ?? {};
+    const source = env.PUNCTUAL_CONFIG ? `environment and ${env.PUNCTUAL_CONFIG}` : 'environment';
     checks.push({ name: 'configuration', status: 'ok', message: `valid (from the ${source})` });
-    checks.push(...(await databaseChecks(config, () => io.now())));
-    checks.push(await serviceCheck(config, args.fetch ?? fetch));
+    const service = await serviceCheck(config, env, args.fetch ?? fetch);
+    checks.push(...(await databaseChecks(config, env, args.cwd ?? process.cwd(), () => io.now(), service)));
+    checks.push(service);
     checks.push(allowListCheck(config));
   }
   const failed = checks.filter((c) => c.status === 'fail').length;
   const warned = checks.filter((c) => c.status === 'warn').length;
+  const notRun = checks.filter((c) => c.status === 'skipped').length;
   if (json) printJson(io, { ok: failed === 0, checks });
   else {
     const lines = checks.map((c) => `${MARK[c.status]} ${c.name}: ${c.message}`);
     const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
+    const notes = [
+      ...(warned > 0 ? [plural(warned, 'warning')] : []),
+      ...(notRun > 0 ? [`${plural(notRun, 'check')} not run`] : []),
+    ];
+    const aside = notes.length > 0 ? ` (${notes.join(', ')})` : '';
     lines.push(
       failed === 0
-        ? `punctual doctor: all checks passed${warned > 0 ? ` (${plural(warned, 'warning')})` : ''}`
-        : `punctual doctor: ${plural(failed, 'check')} failed`,
+        ? `punctual doctor: no check failed${aside}`
+        : `punctual doctor: ${plural(failed, 'check')} failed${aside}`,
     );
     io.stdout(`${lines.join('\n')}\n`);
   }

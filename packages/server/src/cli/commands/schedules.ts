@@ -125,6 +125,12 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
   return body;
 }
 
+/** When it fires next: `paused` while paused (the API's nextFireAt is then null), else the instant or `none`. */
+export function nextText(s: Pick<ScheduleJson, 'state' | 'nextFireAt'>): string {
+  if (s.state === 'paused') return 'paused';
+  return s.nextFireAt ?? 'none';
+}
+
 function details(s: ScheduleJson): string {
   const r = s.policies.retry ?? {};
   const p = s.policies;
@@ -134,7 +140,7 @@ function details(s: ScheduleJson): string {
     ['spec', `${s.spec}  (${s.tz})`],
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
-    ['next', s.nextFireAt ?? '-'],
+    ['next', nextText(s)],
     ['fired', String(s.firedCount)],
     ['payload', JSON.stringify(s.payload ?? null)],
     [
@@ -163,14 +169,7 @@ export async function schedulesList(args: SchedulesListArgs, io: CliIo): Promise
       printJson(io, body);
       return EXIT_OK;
     }
-    const rows = body.items.map((s) => [
-      s.key,
-      s.state,
-      s.spec,
-      s.tz,
-      s.nextFireAt ?? '-',
-      targetText(s.target),
-    ]);
+    const rows = body.items.map((s) => [s.key, s.state, s.spec, s.tz, nextText(s), targetText(s.target)]);
     io.stdout(table(['KEY', 'STATE', 'SPEC', 'TZ', 'NEXT', 'TARGET'], rows));
     if (body.nextCursor !== null) io.stdout(`(more: --cursor ${body.nextCursor})\n`);
     return EXIT_OK;
@@ -198,7 +197,7 @@ export async function schedulesPut(args: SchedulesPutArgs, io: CliIo): Promise<n
       const verb = res.status === 201 ? 'created' : 'saved';
       io.stdout(
         `punctual: ${verb} schedule ${s.key} (version ${s.version}): ${s.description}\n` +
-          `  next: ${s.nextFireAt ?? 'none'}\n`,
+          `  next: ${nextText(s)}\n`,
       );
     }
     return EXIT_OK;
@@ -236,7 +235,7 @@ export async function schedulesResume(args: ScheduleKeyArgs, io: CliIo): Promise
   return withClient(args, io, async (api) => {
     const { body: s } = await api.call<ScheduleJson>('POST', `/v1/schedules/${seg(args.key)}/resume`);
     if (args.json === true) printJson(io, s);
-    else io.stdout(`punctual: resumed schedule ${s.key}; next: ${s.nextFireAt ?? 'none'}\n`);
+    else io.stdout(`punctual: resumed schedule ${s.key}; next: ${nextText(s)}\n`);
     return EXIT_OK;
   });
 }

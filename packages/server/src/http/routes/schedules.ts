@@ -3,7 +3,15 @@
 // is exactly as missing as one that never existed. Quotas are checked before anything is written.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PunctualError, type Clock, type Json, type ScheduleInput, type TenantStore } from 'punctual';
+import {
+  PunctualError,
+  type Clock,
+  type Json,
+  type Schedule,
+  type ScheduleInput,
+  type TenantApi,
+  type TenantStore,
+} from 'punctual';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { backfillSize, checkRunQuota, checkScheduleQuota } from '../quotas.js';
@@ -39,6 +47,20 @@ const notFound = (key: string): PunctualError =>
 
 const etag = (version: number): string => `"${version}"`;
 
+/** The API's view of each schedule, with its next fire time (one store read for all of them). */
+async function viewsOf(
+  api: TenantApi,
+  schedules: readonly Schedule[],
+): Promise<ReturnType<typeof scheduleView>[]> {
+  const next = await api.nextFireTimes(schedules);
+  return schedules.map((x) => scheduleView(x, next.get(x.id) ?? null));
+}
+
+async function viewOf(api: TenantApi, schedule: Schedule): Promise<ReturnType<typeof scheduleView>> {
+  const next = await api.nextFireTimes([schedule]);
+  return scheduleView(schedule, next.get(schedule.id) ?? null);
+}
+
 export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (app, deps) => {
   const tags = ['schedules'];
 
@@ -69,7 +91,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         .code(res.created ? 201 : 200)
         .header('etag', etag(res.schedule.version))
         .header('location', `/v1/schedules/${encodeURIComponent(key)}`)
-        .send(scheduleView(res.schedule));
+        .send(await viewOf(request.api, res.schedule));
     },
   );
 
@@ -93,7 +115,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         cursor: q.cursor,
         limit: q.limit,
       });
-      return pageView(page, scheduleView);
+      return { items: await viewsOf(request.api, page.items), nextCursor: page.nextCursor ?? null };
     },
   );
 
@@ -109,7 +131,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
     },
     async (request, reply) => {
       const schedule = await request.api.require(request.params.key);
-      return reply.header('etag', etag(schedule.version)).send(scheduleView(schedule));
+      return reply.header('etag', etag(schedule.version)).send(await viewOf(request.api, schedule));
     },
   );
 
@@ -146,7 +168,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
     async (request) => {
       const { cancelPending, note } = request.body;
       const schedule = await request.api.pause(request.params.key, { cancelPending, note });
-      return scheduleView(schedule);
+      return viewOf(request.api, schedule);
     },
   );
 
@@ -161,7 +183,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
       },
     },
-    async (request) => scheduleView(await request.api.resume(request.params.key)),
+    async (request) => viewOf(request.api, await request.api.resume(request.params.key)),
   );
 
   app.post(
