@@ -4,6 +4,11 @@
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
 import { z } from 'zod';
+import {
+  ERROR_LOGS_MAX_CHARS,
+  ERROR_OTHER_DETAILS_MAX_CHARS,
+  ERROR_STACK_MAX_CHARS,
+} from './error-details-view.js';
 
 // ── building blocks ────────────────────────────────────────────────────────────────────────────────────
 
@@ -252,7 +257,32 @@ export const backfillBody = z.object({ from: instantInput, to: instantInput }).s
 
 // ── runs ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const runError = z.object({ code: z.string().optional(), message: z.string() }).nullable();
+const runErrorDetails = z
+  .object({
+    logs: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description: `a script's log lines (at most ${ERROR_LOGS_MAX_CHARS} characters shown; a last line counts the rest)`,
+      }),
+    stack: z
+      .string()
+      .optional()
+      .meta({
+        description: `a failed script's stack (at most ${ERROR_STACK_MAX_CHARS} characters); other stacks stay in the service's log`,
+      }),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: 'RunErrorDetails',
+    description:
+      `what the target kept beside the message; other fields over ${ERROR_OTHER_DETAILS_MAX_CHARS} characters of JSON ` +
+      'are replaced by { omitted: <characters> }',
+  });
+
+const runError = z
+  .object({ code: z.string().optional(), message: z.string(), details: runErrorDetails.optional() })
+  .nullable();
 
 export const run = z
   .object({
