@@ -1,6 +1,6 @@
-// `punctual runs ls` and `punctual runs get <id>`: a tenant's runs through a running service's HTTP API
-// (--url, --key), newest first, with the API's filters. It only reads; with --json it prints the API's
-// JSON as it came.
+// `punctual runs ls`, `punctual runs get <id>` and `punctual runs cancel <id>`: a tenant's runs through a
+// running service's HTTP API (--url, --key), newest first, with the API's filters. Only `cancel` changes
+// anything; with --json every command prints the API's JSON as it came.
 
 import { EXIT_OK, type CliIo } from '../io.js';
 import { seg, withClient, type ClientArgs } from '../http-client.js';
@@ -126,6 +126,15 @@ export async function runsGet(args: RunGetArgs, io: CliIo): Promise<number> {
       if (a.error) lines.push(...errorDetailLines(a.error, '      '));
     }
     io.stdout(`${lines.join('\n')}\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function runsCancel(args: RunGetArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body: r } = await api.call<RunJson>('POST', `/v1/runs/${seg(args.id)}/cancel`);
+    if (args.json === true) printJson(io, r);
+    else io.stdout(`punctual: cancelled run ${r.id} of ${r.scheduleKey} (scheduled for ${r.scheduledFor})\n`);
     return EXIT_OK;
   });
 }
