@@ -22,6 +22,7 @@ export {
 } from './domain/policies.js';
 export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
 export { previewSpec } from './domain/spec/preview-spec.js';
+export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/spec/compile-spec.js';
 export { parseDuration } from './domain/spec/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';
