@@ -293,15 +293,14 @@ describe('messages a user can act on', () => {
   it('quotes a never-firing RRULE as written, never the DTSTART it was given', () => {
     const e = thrown(() => compileSpec('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', { now: NOW }));
     expect(e.code).toBe('SPEC_NEVER_FIRES');
-    expect(e.message).toBe('spec "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" has no occurrence from now on');
-    expect(e.details).toEqual({ field: 'spec', value: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30' });
+    expect(e.message).toMatch(/^spec "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" /);
+    expect(e.message).not.toContain('DTSTART');
+    expect(e.details).toMatchObject({ field: 'spec', value: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30' });
     // A DTSTART the user wrote is quoted, on one line.
     const written = thrown(() =>
       compileSpec('DTSTART:20200101T000000Z\nRRULE:FREQ=DAILY;COUNT=2', { now: NOW }),
     );
-    expect(written.message).toBe(
-      'spec "DTSTART:20200101T000000Z RRULE:FREQ=DAILY;COUNT=2" has no occurrence from now on',
-    );
+    expect(written.message).toMatch(/^spec "DTSTART:20200101T000000Z RRULE:FREQ=DAILY;COUNT=2" /);
   });
 
   it('quotes an @in as written, with the instant it resolved to', () => {
