@@ -21,8 +21,9 @@ export {
   type OverlapPolicy,
   type MisfirePolicy,
 } from './domain/policies.js';
-export type { Target, TargetKind } from './domain/target.js';
+export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
 export { previewSpec } from './domain/spec/preview-spec.js';
+export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/spec/compile-spec.js';
 export { parseDuration } from './domain/spec/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';

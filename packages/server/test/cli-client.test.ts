@@ -150,8 +150,8 @@ describe('schedules', () => {
     const other = await run(schedulesPut, { env, key: 'other', file });
     expect(other.code).toBe(2);
     expect(other.err).toContain('ARGUMENT_INVALID: --file names the key "sync.rates"');
-    const both = await run(schedulesPut, { env, key: 'x', spec: '@every 1h', webhook: hook, handler: 'h' });
-    expect(both.err).toContain('--webhook or --handler, not both');
+    const both = await run(schedulesPut, { env, key: 'x', spec: '@every 1h', webhook: hook, script: file });
+    expect(both.err).toContain('--webhook or --script, not both');
     const noSpec = await run(schedulesPut, { env, key: 'x', webhook: hook, json: true });
     expect(parse(noSpec.out)).toEqual({
       error: { code: 'ARGUMENT_INVALID', message: '--spec (or "spec" in --file) is required' },

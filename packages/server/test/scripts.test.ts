@@ -136,6 +136,30 @@ describe('script schedules through the service', () => {
     expect(JSON.parse((await call(service, 'GET', '/v1/kv', undefined, other)).body).items).toEqual([]);
   });
 
+  it("shows a failed script's logs and stack on GET /v1/runs/{id}, on the run and its attempt", async () => {
+    const service = await open();
+    const source = `export default (ctx) => {
+      console.log('checking order', ctx.payload.order);
+      console.log('stock is', 0);
+      throw new Error('out of stock');
+    };`;
+    const ran = await runScript(service, 'fails', source, { order: 42 });
+    expect(ran.state).toBe('dead');
+    const res = await call(service, 'GET', `/v1/runs/${ran.id}`);
+    expect(res.statusCode).toBe(200);
+    const run = JSON.parse(res.body);
+    expect(run.error).toMatchObject({
+      code: 'SCRIPT_FAILED',
+      message: expect.stringContaining('out of stock'),
+      details: { logs: ['checking order 42', 'stock is 0'], stack: expect.stringContaining('script.js:4') },
+    });
+    expect(run.attempts).toHaveLength(1);
+    expect(run.attempts[0].error).toEqual(run.error);
+    // The list shows the same error.
+    const list = JSON.parse((await call(service, 'GET', '/v1/runs?scheduleKey=fails')).body);
+    expect(list.items[0].error).toEqual(run.error);
+  });
+
   it("applies the operator's limits: a timeoutMs over PUNCTUAL_SCRIPT_MAX_TIMEOUT is refused, a loop ends", async () => {
     const service = await open({
       PUNCTUAL_SCRIPT_MAX_TIMEOUT: '2s',

@@ -28,9 +28,11 @@ export interface ScriptTarget {
   script: { source: string; timeoutMs?: number; memoryMb?: number };
 }
 export type Target = HandlerTarget | WebhookTarget | BrokerTarget | ScriptTarget;
-export type TargetKind = 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script';
+/** Every target kind, in the order docs and messages list them: the one list the service and UI derive from. */
+export const TARGET_KINDS = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
 
-const KINDS: readonly TargetKind[] = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'];
+const KINDS: readonly TargetKind[] = TARGET_KINDS;
 
 export function targetKind(t: Target): TargetKind {
   return Object.keys(t)[0] as TargetKind;

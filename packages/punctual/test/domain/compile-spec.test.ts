@@ -229,6 +229,18 @@ describe('previewSpec', () => {
     ]);
   });
 
+  it("follows each form's rule from `from`: cron may list `from` itself, @every starts at from + interval", () => {
+    const from = at('2026-03-01T10:00:00Z');
+    expect(previewSpec('0 * * * *', { from, count: 1 }).next.map(iso)).toEqual(['2026-03-01T10:00:00.000Z']);
+    expect(previewSpec('FREQ=HOURLY', { from, count: 1 }).next.map(iso)).toEqual([
+      '2026-03-01T10:00:00.000Z',
+    ]);
+    expect(previewSpec('@every 1h', { from, count: 2 }).next.map(iso)).toEqual([
+      '2026-03-01T11:00:00.000Z',
+      '2026-03-01T12:00:00.000Z',
+    ]);
+  });
+
   it('uses startAt as the @every anchor', () => {
     const p = previewSpec('@every 1d', { from: NOW, count: 2, startAt: at('2026-03-05T08:00:00Z') });
     expect(p.next.map(iso)).toEqual(['2026-03-05T08:00:00.000Z', '2026-03-06T08:00:00.000Z']);
@@ -246,5 +258,53 @@ describe('previewSpec', () => {
 
   it('passes spec errors through', () => {
     expect(thrown(() => previewSpec('0 0 31 2 *', { from: NOW, count: 3 })).code).toBe('SPEC_NEVER_FIRES');
+  });
+});
+
+describe('messages a user can act on', () => {
+  it.each([
+    ['@evry 10s', '@evry', '@every'],
+    ['@att 2026-03-02T00:00:00Z', '@att', '@at'],
+    ['@inn 10m', '@inn', '@in'],
+    ['@dayly', '@dayly', '@daily'],
+    ['@hourlyy', '@hourlyy', '@hourly'],
+  ])('%s: names every @ form and suggests the closest', (spec, word, guess) => {
+    const e = thrown(() => compileSpec(spec, { now: NOW }));
+    expect(e.code).toBe('SPEC_INVALID');
+    expect(e.details).toEqual({ field: 'spec', part: 'nickname', value: word, suggestion: guess });
+    expect(e.message).toBe(
+      `spec "${spec}": unknown form ${word} (did you mean ${guess}?); the @ forms are @every <duration>, ` +
+        '@at <instant>, @in <duration> and the cron nicknames @yearly @annually @monthly @weekly @daily ' +
+        '@midnight @hourly',
+    );
+  });
+
+  it('suggests nothing for a word far from every form, and refuses text after a nickname', () => {
+    const far = thrown(() => compileSpec('@reboot', { now: NOW }));
+    expect(far.message).toMatch(/^spec "@reboot": unknown form @reboot; the @ forms are @every <duration>/);
+    expect(far.details).not.toHaveProperty('suggestion');
+    const extra = thrown(() => compileSpec('@daily 10', { now: NOW }));
+    expect(extra.message).toBe(
+      'spec "@daily 10": the nickname @daily is a whole spec; nothing may follow it',
+    );
+    expect(compileSpec('@DAILY', { now: NOW }).kind).toBe('cron');
+  });
+
+  it('quotes a never-firing RRULE as written, never the DTSTART it was given', () => {
+    const e = thrown(() => compileSpec('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', { now: NOW }));
+    expect(e.code).toBe('SPEC_NEVER_FIRES');
+    expect(e.message).toMatch(/^spec "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" /);
+    expect(e.message).not.toContain('DTSTART');
+    expect(e.details).toMatchObject({ field: 'spec', value: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30' });
+    // A DTSTART the user wrote is quoted, on one line.
+    const written = thrown(() =>
+      compileSpec('DTSTART:20200101T000000Z\nRRULE:FREQ=DAILY;COUNT=2', { now: NOW }),
+    );
+    expect(written.message).toMatch(/^spec "DTSTART:20200101T000000Z RRULE:FREQ=DAILY;COUNT=2" /);
+  });
+
+  it('quotes an @in as written, with the instant it resolved to', () => {
+    const e = thrown(() => compileSpec('@in 3h', { now: NOW, endAt: at('2026-03-01T12:00:00Z') }));
+    expect(e.message).toBe('spec "@in 3h" is due at 2026-03-01T13:00:00.000Z, outside startAt/endAt');
   });
 });

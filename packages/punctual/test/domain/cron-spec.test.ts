@@ -179,7 +179,11 @@ describe('malformed cron names the field', () => {
     expect(e.code).toBe('SPEC_INVALID');
     expect(e.details).toEqual({ field: 'spec', part, value });
     expect(e.message).toContain(
-      part === 'fields' || part === 'nickname' ? 'cron expression' : `cron ${part} field`,
+      part === 'nickname'
+        ? `unknown form ${value}`
+        : part === 'fields'
+          ? 'cron expression'
+          : `cron ${part} field`,
     );
   });
 

@@ -38,7 +38,7 @@ program
   .option('--tz <zone>', 'IANA time zone the spec is read in (default UTC)')
   .option(
     '--from <instant>',
-    'first instant considered (inclusive): ISO-8601 with Z or an offset (default now)',
+    'as if saved at this instant: occurrences at or after it (an @every starts at from + interval); ISO-8601 with Z or an offset (default now)',
   )
   .option('--count <n>', 'how many instants, 1 to 1000', '5')
   .option('--json', 'print {"description", "next"} (or {"error"}) as JSON')

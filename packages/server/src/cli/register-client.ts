@@ -1,10 +1,13 @@
-// Wires the commands that talk to a running service (schedules, runs) to commander. Every one takes --url
+// Wires the commands that talk to a running service (schedules, runs, kv, tenant) to commander. Every one takes --url
 // (default PUNCTUAL_URL or http://127.0.0.1:8080), --key (default PUNCTUAL_API_KEY) and --json. No command
 // logic lives here: each action calls a command function with (args, io) and hands its exit code back.
 
-import type { Command } from 'commander';
-import { runsGet, runsList } from './commands/runs.js';
+import { Option, type Command } from 'commander';
+import { TARGET_KINDS } from 'punctual';
+import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
+import { runsCancel, runsGet, runsList } from './commands/runs.js';
 import {
+  schedulesBackfill,
   schedulesGet,
   schedulesList,
   schedulesPause,
@@ -13,6 +16,7 @@ import {
   schedulesResume,
   schedulesTrigger,
 } from './commands/schedules.js';
+import { tenantGet, tenantRotateSecret } from './commands/tenant.js';
 import type { Wiring } from './register-admin.js';
 
 type Common = { url?: string; key?: string; json?: boolean };
@@ -38,7 +42,7 @@ export function registerClient(program: Command, w: Wiring): void {
   client(schedules.command('ls').description('list schedules, ordered by key'))
     .option('--state <state>', 'active, paused or completed')
     .option('--prefix <prefix>', 'only keys starting with this')
-    .option('--target <kind>', 'only this target kind (handler, webhook, ...)')
+    .option('--target <kind>', `only this target kind (${TARGET_KINDS.join(', ')})`)
     .option('--limit <n>', '1 to 1000 (default 100)')
     .option('--cursor <cursor>', 'the next page (printed after a full page)')
     .action(async (o: Common) => w.exit(await schedulesList(args(w.env, o), w.io)));
@@ -53,13 +57,17 @@ export function registerClient(program: Command, w: Wiring): void {
       .option('--spec <spec>', "when: a cron line, RRULE, '@every 1h', '@at ...' or '@in 10m'")
       .option('--tz <zone>', 'IANA time zone the spec is read in (default UTC)')
       .option('--webhook <url>', 'deliver to this URL (signed)')
-      .option('--handler <name>', 'deliver to this in-process handler')
+      .option('--script <file>', "run this file's JavaScript in the sandbox (a script target)")
+      // Not offered: refused with the reason (NO_HANDLERS) rather than as an unknown option.
+      .addOption(new Option('--handler <name>').hideHelp())
       .option('--payload <json>', 'the JSON handed to the target')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
       .addHelpText(
         'after',
-        `\nExample:\n  punctual schedules put reports.daily --spec '0 9 * * 1-5' --tz Europe/Paris \\\n    --webhook https://example.com/hooks/report --payload '{"report":"daily"}'`,
+        `\nExample:\n  punctual schedules put reports.daily --spec '0 9 * * 1-5' --tz Europe/Paris \\\n    --webhook https://example.com/hooks/report --payload '{"report":"daily"}'\n\n` +
+          'Targets: --webhook, --script, or a broker target in --file. A punctual serve process has no\n' +
+          'in-process handlers, so a "handler" target is refused here.',
       ),
   ).action(async (key: string, o: Common & Record<string, string>) =>
     w.exit(await schedulesPut({ ...args(w.env, o), key }, w.io)),
@@ -89,6 +97,16 @@ export function registerClient(program: Command, w: Wiring): void {
   ).action(async (key: string, o: Common & { payload?: string }) =>
     w.exit(await schedulesTrigger({ ...args(w.env, o), key }, w.io)),
   );
+  client(
+    schedules
+      .command('backfill')
+      .description('create runs for past occurrences in [from, to) that have none')
+      .argument('<key>')
+      .requiredOption('--from <instant>', 'the first instant (inclusive): ISO-8601 with Z or an offset')
+      .requiredOption('--to <instant>', 'the end (exclusive), not in the future'),
+  ).action(async (key: string, o: Common & { from?: string; to?: string }) =>
+    w.exit(await schedulesBackfill({ ...args(w.env, o), key }, w.io)),
+  );
 
   const runs = program.command('runs').description("a tenant's runs, through the HTTP API");
   client(runs.command('ls').description('list runs, newest first'))
@@ -102,4 +120,46 @@ export function registerClient(program: Command, w: Wiring): void {
   client(runs.command('get').description('show a run with its attempts').argument('<id>')).action(
     async (id: string, o: Common) => w.exit(await runsGet({ ...args(w.env, o), id }, w.io)),
   );
+  client(runs.command('cancel').description('cancel a run that has not finished').argument('<id>')).action(
+    async (id: string, o: Common) => w.exit(await runsCancel({ ...args(w.env, o), id }, w.io)),
+  );
+
+  const kv = program
+    .command('kv')
+    .description("a tenant's key-value store (what its scripts use as ctx.kv), through the HTTP API");
+  client(kv.command('ls').description('list keys and values, in key order'))
+    .option('--prefix <prefix>', 'only keys starting with this')
+    .option('--limit <n>', '1 to 1000 (default 100)')
+    .option('--cursor <cursor>', 'the next page (printed after a full page)')
+    .action(async (o: Common) => w.exit(await kvList(args(w.env, o), w.io)));
+  client(kv.command('get').description("print a key's JSON value").argument('<key>')).action(
+    async (key: string, o: Common) => w.exit(await kvGet({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    kv
+      .command('put')
+      .description('write a JSON value under a key')
+      .argument('<key>')
+      .argument('[value]', 'the JSON value, such as 42 or \'{"a": 1}\'')
+      .option('--file <path>', 'read the JSON value from this file'),
+  ).action(async (key: string, value: string | undefined, o: Common & { file?: string }) =>
+    w.exit(await kvPut({ ...args(w.env, o), key, value }, w.io)),
+  );
+  client(kv.command('rm').description('delete a key').argument('<key>')).action(
+    async (key: string, o: Common) => w.exit(await kvRemove({ ...args(w.env, o), key }, w.io)),
+  );
+
+  const tenant = program
+    .command('tenant')
+    .description("the API key's own tenant: its quotas and webhook secret, through the HTTP API");
+  client(
+    tenant.command('get').description('show the tenant, its quotas and its webhook signing secret'),
+  ).action(async (o: Common) => w.exit(await tenantGet(args(w.env, o), w.io)));
+  client(
+    tenant
+      .command('rotate-secret')
+      .description(
+        'replace the webhook signing secret (the previous one is still signed with for a grace period)',
+      ),
+  ).action(async (o: Common) => w.exit(await tenantRotateSecret(args(w.env, o), w.io)));
 }

@@ -3,13 +3,20 @@
 // authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
+import { TARGET_KINDS } from 'punctual';
 import { z } from 'zod';
+import {
+  ERROR_LOGS_MAX_CHARS,
+  ERROR_OTHER_DETAILS_MAX_CHARS,
+  ERROR_STACK_MAX_CHARS,
+} from './error-details-view.js';
+import { instantMessage, targetMessage } from './input-messages.js';
 
 // ── building blocks ────────────────────────────────────────────────────────────────────────────────────
 
 /** An instant given by a client: ISO-8601 with `Z` or an offset. */
 export const instantInput = z.iso
-  .datetime({ offset: true })
+  .datetime({ offset: true, error: instantMessage })
   .meta({ description: 'ISO-8601 instant with Z or an offset', example: '2026-01-05T09:00:00Z' });
 
 /** An instant in a response: ISO-8601 UTC with milliseconds. */
@@ -24,7 +31,6 @@ export const scheduleKey = z
 const RUN_STATES = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
 const RUN_KINDS = ['scheduled', 'manual', 'backfill'] as const;
 const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
-const TARGET_KINDS = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'] as const;
 const OVERLAPS = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const;
 const MISFIRES = ['skip', 'runOnce', 'runAll'] as const;
 
@@ -110,15 +116,24 @@ const script = z
   })
   .strict();
 
+/** Each kind's shape, by the library's kind names; the union below lists them in TARGET_KINDS order. */
+const targetShapes = {
+  handler: z.object({ handler: z.string().min(1).max(200) }).strict(),
+  webhook: z.object({ webhook }).strict(),
+  redis: z.object({ redis }).strict(),
+  nats: z.object({ nats }).strict(),
+  amqp: z.object({ amqp }).strict(),
+  script: z.object({ script }).strict(),
+} satisfies Record<(typeof TARGET_KINDS)[number], z.ZodObject>;
+
 export const target = z
-  .union([
-    z.object({ handler: z.string().min(1).max(200) }).strict(),
-    z.object({ webhook }).strict(),
-    z.object({ redis }).strict(),
-    z.object({ nats }).strict(),
-    z.object({ amqp }).strict(),
-    z.object({ script }).strict(),
-  ])
+  .union(
+    TARGET_KINDS.map((k) => targetShapes[k]) as unknown as [
+      (typeof targetShapes)['handler'],
+      ...(typeof targetShapes)[(typeof TARGET_KINDS)[number]][],
+    ],
+    { error: targetMessage },
+  )
   .meta({
     id: 'Target',
     description:
@@ -255,7 +270,32 @@ export const backfillBody = z.object({ from: instantInput, to: instantInput }).s
 
 // ── runs ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const runError = z.object({ code: z.string().optional(), message: z.string() }).nullable();
+const runErrorDetails = z
+  .object({
+    logs: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description: `a script's log lines (at most ${ERROR_LOGS_MAX_CHARS} characters shown; a last line counts the rest)`,
+      }),
+    stack: z
+      .string()
+      .optional()
+      .meta({
+        description: `a failed script's stack (at most ${ERROR_STACK_MAX_CHARS} characters); other stacks stay in the service's log`,
+      }),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: 'RunErrorDetails',
+    description:
+      `what the target kept beside the message; other fields over ${ERROR_OTHER_DETAILS_MAX_CHARS} characters of JSON ` +
+      'are replaced by { omitted: <characters> }',
+  });
+
+const runError = z
+  .object({ code: z.string().optional(), message: z.string(), details: runErrorDetails.optional() })
+  .nullable();
 
 export const run = z
   .object({
@@ -314,7 +354,10 @@ export const previewBody = z
   .object({
     spec: z.string().min(1).max(4096),
     tz: z.string().min(1).max(64).optional(),
-    from: instantInput.optional().meta({ description: 'first instant considered (inclusive); default now' }),
+    from: instantInput.optional().meta({
+      description:
+        'as if saved at this instant (default now): occurrences at or after it; an @every without startAt is anchored here, so it starts at from + interval',
+    }),
     count: z.number().int().min(1).max(1000).optional().meta({ description: 'default 5' }),
   })
   .strict();

@@ -1,9 +1,11 @@
 // What the API shows of the library's objects: schedules, runs, attempts and tenants turned into their JSON
 // shapes (schemas.ts), instants as ISO-8601 UTC with milliseconds. It must never add internal ids the client
-// has no use for (schedule ids, lease owners, worker ids), stacks, or another tenant's data.
+// has no use for (schedule ids, lease owners, worker ids), stacks other than a script's own (see
+// error-details-view.ts), or another tenant's data.
 
 import type { Attempt, Page, Run, Schedule, Tenant } from 'punctual';
 import type { z } from 'zod';
+import { errorView } from './error-details-view.js';
 import type * as s from './schemas.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -35,11 +37,6 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     createdAt: iso(x.createdAt),
     updatedAt: iso(x.updatedAt),
   };
-}
-
-function errorView(e: Run['error']): { code?: string; message: string } | null {
-  if (e === null) return null;
-  return e.code === undefined ? { message: e.message } : { code: e.code, message: e.message };
 }
 
 export function runView(r: Run): z.output<typeof s.run> {

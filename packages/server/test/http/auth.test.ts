@@ -111,6 +111,45 @@ describe('authentication', () => {
     expect((await t.request({ method: 'GET', url: '/v1/schedules', as: 'acme' })).statusCode).toBe(200);
   });
 
+  it('answers an unknown, a revoked and a disabled key identically; missing and malformed say what is wrong', async () => {
+    t = await testApp();
+    const get = (authorization?: string) =>
+      t.request({
+        method: 'GET',
+        url: '/v1/schedules',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+    const answer = (res: Awaited<ReturnType<typeof get>>) => ({
+      status: res.statusCode,
+      body: res.body,
+      www: res.headers['www-authenticate'],
+      type: res.headers['content-type'],
+    });
+    const unknown = answer(await get(`Bearer ${generateApiKey()}`));
+    const [acmeKey] = await t.store.listApiKeys('acme');
+    await t.store.revokeApiKey('acme', acmeKey!.id, t.clock.now());
+    const revoked = answer(await get(`Bearer ${t.keys.acme}`));
+    await t.store.updateTenant('globex', { state: 'disabled' }, t.clock.now());
+    const disabled = answer(await get(`Bearer ${t.keys.globex}`));
+    expect(unknown.status).toBe(401);
+    expect(JSON.parse(unknown.body)).toEqual({
+      error: { code: 'UNAUTHORIZED', message: 'the API key is not valid', details: {} },
+    });
+    expect(revoked).toEqual(unknown);
+    expect(disabled).toEqual(unknown);
+
+    const missing = json(await get());
+    expect(missing.error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringMatching(/send an API key/),
+    });
+    const malformed = json(await get('Bearer pk_short'));
+    expect(malformed.error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringMatching(/must be "Bearer pk_"/),
+    });
+  });
+
   it("records a key's last use once a minute at most, beside the request", async () => {
     t = await testApp();
     const touch = vi.spyOn(t.store, 'touchApiKey');

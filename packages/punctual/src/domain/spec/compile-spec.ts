@@ -3,12 +3,50 @@
 // specs that can never fire. Pure: no I/O, no timers, and it never reads a clock (`now` comes in opts).
 
 import { PunctualError } from '../../errors.js';
+import { closestName } from '../did-you-mean.js';
 import { compileAtSpec, resolveTimeZone } from './at-spec.js';
 import type { CompileOptions, CompiledSpec, SpecKind } from './compiled-spec.js';
-import { compileCronSpec } from './cron-spec.js';
+import { CRON_NICKNAMES, compileCronSpec } from './cron-spec.js';
 import { describeCron } from './describe-cron.js';
 import { compileEverySpec } from './every-spec.js';
 import { compileRruleSpec, type RruleSpec } from './rrule-spec.js';
+
+/** The spec forms written with `@` besides the cron nicknames: `@every 1h`, `@at <instant>`, `@in 10m`. */
+export const AT_FORMS = ['@every', '@at', '@in'] as const;
+
+/**
+ * Refuses a spec whose first word starts with `@` but is no form Punctual knows (`@evry 10s`), naming every
+ * `@` form and suggesting the closest one for a likely typo. A nickname followed by more text is refused too.
+ */
+function checkAtWord(spec: string): void {
+  const t = spec.trim();
+  if (!t.startsWith('@')) return;
+  const word = t.split(/\s+/)[0] as string;
+  const lower = word.toLowerCase();
+  if ((AT_FORMS as readonly string[]).includes(lower)) return;
+  const nicknames = Object.keys(CRON_NICKNAMES);
+  if (nicknames.includes(lower)) {
+    if (t.length === word.length) return;
+    throw new PunctualError(
+      'SPEC_INVALID',
+      `spec "${t}": the nickname ${word} is a whole spec; nothing may follow it`,
+      { field: 'spec', part: 'nickname', value: word },
+    );
+  }
+  const forms = `${AT_FORMS[0]} <duration>, ${AT_FORMS[1]} <instant>, ${AT_FORMS[2]} <duration> and the cron nicknames ${nicknames.join(' ')}`;
+  const guess = closestName(word, [...AT_FORMS, ...nicknames]);
+  const hint = guess === undefined ? '' : ` (did you mean ${guess}?)`;
+  throw new PunctualError(
+    'SPEC_INVALID',
+    `spec "${t}": unknown form ${word}${hint}; the @ forms are ${forms}`,
+    {
+      field: 'spec',
+      part: 'nickname',
+      value: word,
+      ...(guess === undefined ? {} : { suggestion: guess }),
+    },
+  );
+}
 
 /** Which form a spec text is written in (by its first word). */
 export function specKindOf(spec: string): SpecKind {
@@ -66,6 +104,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
     inner = r;
     rrule = r;
   } else {
+    checkAtWord(spec);
     const c = compileCronSpec(spec, tz);
     inner = { source: c.source, tz, nextAfter: c.nextAfter, description: describeCron(c.source, tz) };
   }
@@ -77,7 +116,12 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
     return next === null || (endAt !== null && next > endAt) ? null : next;
   };
 
-  const shown = inner.source.replace(/\n/g, ' ');
+  // Messages quote the spec as the user wrote it (on one line), never the normalised source: an RRULE's
+  // source carries a DTSTART the user may never have written, an @in its resolved instant.
+  const shown = spec
+    .trim()
+    .split(/\s*\n\s*/)
+    .join(' ');
   const compiled: CompiledSpec = {
     kind,
     source: inner.source,
@@ -88,10 +132,11 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
 
   if (atInstant !== undefined) {
     if ((startAt !== null && atInstant < startAt) || (endAt !== null && atInstant > endAt)) {
-      throw new PunctualError('SPEC_NEVER_FIRES', `${shown} lies outside startAt/endAt`, {
-        field: 'spec',
-        value: compiled.source,
-      });
+      throw new PunctualError(
+        'SPEC_NEVER_FIRES',
+        `spec "${shown}" is due at ${new Date(atInstant).toISOString()}, outside startAt/endAt`,
+        { field: 'spec', value: shown },
+      );
     }
   } else if (opts.validate !== false) {
     const from = Math.max(opts.now, startAt ?? -Infinity);
@@ -101,7 +146,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
         throw new PunctualError(
           'SPEC_INVALID',
           `spec "${shown}" is too sparse to evaluate: the recurrence library hit its iteration limit`,
-          { field: 'spec', value: compiled.source },
+          { field: 'spec', value: shown },
         );
       }
       // An RRULE search stops at a horizon: say so rather than claim there is none ever.
@@ -114,7 +159,7 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
           : `from now on${bounds}`;
       throw new PunctualError('SPEC_NEVER_FIRES', `spec "${shown}" has no occurrence ${when}`, {
         field: 'spec',
-        value: compiled.source,
+        value: shown,
       });
     }
   }

@@ -1,6 +1,6 @@
-// `punctual runs ls` and `punctual runs get <id>`: a tenant's runs through a running service's HTTP API
-// (--url, --key), newest first, with the API's filters. It only reads; with --json it prints the API's
-// JSON as it came.
+// `punctual runs ls`, `punctual runs get <id>` and `punctual runs cancel <id>`: a tenant's runs through a
+// running service's HTTP API (--url, --key), newest first, with the API's filters. Only `cancel` changes
+// anything; with --json every command prints the API's JSON as it came.
 
 import { EXIT_OK, type CliIo } from '../io.js';
 import { seg, withClient, type ClientArgs } from '../http-client.js';
@@ -18,7 +18,11 @@ export interface RunJson {
   attempt: number;
   maxAttempts: number;
   reason: string | null;
-  error: { code?: string; message: string } | null;
+  error: {
+    code?: string;
+    message: string;
+    details?: { logs?: string[]; stack?: string } & Record<string, unknown>;
+  } | null;
   result: unknown;
   attempts?: {
     attempt: number;
@@ -43,6 +47,22 @@ export interface RunsListArgs extends ClientArgs {
 
 export interface RunGetArgs extends ClientArgs {
   id: string;
+}
+
+/** A recorded error's details as indented lines: other fields, then the stack, then the script's logs. */
+export function errorDetailLines(e: NonNullable<RunJson['error']>, indent: string): string[] {
+  const { logs, stack, ...other } = e.details ?? {};
+  const out: string[] = [];
+  if (Object.keys(other).length > 0) out.push(`${indent}details ${JSON.stringify(other)}`);
+  if (typeof stack === 'string') {
+    out.push(`${indent}stack`);
+    for (const line of stack.split('\n')) out.push(`${indent}  ${line}`);
+  }
+  if (Array.isArray(logs) && logs.length > 0) {
+    out.push(`${indent}logs`);
+    for (const line of logs) for (const part of line.split('\n')) out.push(`${indent}  ${part}`);
+  }
+  return out;
 }
 
 const outcome = (r: RunJson): string => r.error?.code ?? r.error?.message ?? r.reason ?? '';
@@ -94,13 +114,27 @@ export async function runsGet(args: RunGetArgs, io: CliIo): Promise<number> {
       `finished     ${r.finishedAt ?? '-'}`,
       `attempt      ${r.attempt}/${r.maxAttempts}`,
     ];
-    if (r.error) lines.push(`error        ${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}`);
+    if (r.error) {
+      lines.push(`error        ${r.error.code ? `${r.error.code}: ` : ''}${r.error.message}`);
+      lines.push(...errorDetailLines(r.error, '             '));
+    }
     if (r.result !== null && r.result !== undefined) lines.push(`result       ${JSON.stringify(r.result)}`);
+    if ((r.attempts ?? []).length > 0) lines.push('attempts');
     for (const a of r.attempts ?? []) {
       const err = a.error ? `  ${a.error.code ?? ''} ${a.error.message}`.trimEnd() : '';
       lines.push(`  #${a.attempt} ${a.startedAt} → ${a.finishedAt} ${a.outcome}${err}`);
+      if (a.error) lines.push(...errorDetailLines(a.error, '      '));
     }
     io.stdout(`${lines.join('\n')}\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function runsCancel(args: RunGetArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body: r } = await api.call<RunJson>('POST', `/v1/runs/${seg(args.id)}/cancel`);
+    if (args.json === true) printJson(io, r);
+    else io.stdout(`punctual: cancelled run ${r.id} of ${r.scheduleKey} (scheduled for ${r.scheduledFor})\n`);
     return EXIT_OK;
   });
 }

@@ -1,6 +1,7 @@
-// `punctual schedules ls|get|put|rm|pause|resume|trigger`: a tenant's schedules through a running service's
-// HTTP API (--url, --key). It owns turning options into request bodies and answers into lines for people;
-// with --json it prints the API's JSON as it came. Judging a schedule is the service's work, never this file's.
+// `punctual schedules ls|get|put|rm|pause|resume|trigger|backfill`: a tenant's schedules through a running
+// service's HTTP API (--url, --key). It owns turning options into request bodies and answers into lines for
+// people; with --json it prints the API's JSON as it came. Judging a schedule is the service's work, never
+// this file's; the one target it refuses itself is `handler`, which a `punctual serve` process never has.
 
 import { readFileSync } from 'node:fs';
 import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
@@ -48,20 +49,30 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   spec?: string | undefined;
   tz?: string | undefined;
   webhook?: string | undefined;
+  /** Refused with NO_HANDLERS: a `punctual serve` process has no handlers (kept so the refusal says why). */
   handler?: string | undefined;
+  /** A file whose text is the source of a script target. */
+  script?: string | undefined;
   /** JSON text. */
   payload?: string | undefined;
   /** A JSON file with the body (`spec`, `target`, `policies`, ...); the options above override its fields. */
   file?: string | undefined;
   /** The version the update expects (If-Match). */
   ifMatch?: string | number | undefined;
-  /** Reads --file. Default: fs. */
+  /** Reads --file and --script. Default: fs. */
   readFile?: ((path: string) => string) | undefined;
 }
 
 export interface SchedulesPauseArgs extends ScheduleKeyArgs {
   cancelPending?: boolean | undefined;
   note?: string | undefined;
+}
+
+export interface SchedulesBackfillArgs extends ScheduleKeyArgs {
+  /** The first instant of the range (inclusive), ISO-8601 with Z or an offset. */
+  from?: string | undefined;
+  /** The end of the range (exclusive), not in the future. */
+  to?: string | undefined;
 }
 
 export interface SchedulesTriggerArgs extends ScheduleKeyArgs {
@@ -84,16 +95,32 @@ export function targetText(t: ScheduleJson['target']): string {
   return kind ?? '-';
 }
 
+/** A spec on one line (an RRULE's DTSTART and RRULE lines joined by " "), for tables. */
+export const oneLine = (text: string): string =>
+  text
+    .trim()
+    .split(/\s*\n\s*/)
+    .join(' ');
+
+/** Why the service CLI refuses a handler target. */
+export const NO_HANDLERS =
+  'a punctual serve process has no in-process handlers, so a "handler" target could never run; ' +
+  'use --webhook URL, --script FILE, or a broker or script target in --file ' +
+  '(handler targets are for programs that embed the library and call scheduler.handle)';
+
+function readText(args: SchedulesPutArgs, option: '--file' | '--script', path: string): string {
+  try {
+    return (args.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(path);
+  } catch (e) {
+    throw new ArgumentError(`${option}: cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
 /** The request body `schedules put` sends. */
 export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
   let body: Record<string, unknown> = {};
   if (args.file !== undefined) {
-    let text: string;
-    try {
-      text = (args.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(args.file);
-    } catch (e) {
-      throw new ArgumentError(`--file: cannot read ${args.file}: ${(e as Error).message}`);
-    }
+    const text = readText(args, '--file', args.file);
     const parsed = parseJsonOption('--file', text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new ArgumentError(
@@ -110,17 +137,27 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
       delete body.key;
     }
   }
-  if (args.webhook !== undefined && args.handler !== undefined) {
-    throw new ArgumentError('give one target: --webhook or --handler, not both');
+  if (args.handler !== undefined) throw new ArgumentError(NO_HANDLERS);
+  if (args.webhook !== undefined && args.script !== undefined) {
+    throw new ArgumentError('give one target: --webhook or --script, not both');
   }
   if (args.spec !== undefined) body.spec = args.spec;
   if (args.tz !== undefined) body.tz = args.tz;
   if (args.webhook !== undefined) body.target = { webhook: { url: args.webhook } };
-  if (args.handler !== undefined) body.target = { handler: args.handler };
+  if (args.script !== undefined) {
+    const source = readText(args, '--script', args.script);
+    // Keep the script settings of --file (timeoutMs, memoryMb); the file's text is the source.
+    const fromFile = (body.target as { script?: unknown } | undefined)?.script;
+    const settings = typeof fromFile === 'object' && fromFile !== null ? fromFile : {};
+    body.target = { script: { ...settings, source } };
+  }
   if (args.payload !== undefined) body.payload = parseJsonOption('--payload', args.payload);
   if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
   if (body.target === undefined) {
-    throw new ArgumentError('a target is required: --webhook URL, --handler NAME, or "target" in --file');
+    throw new ArgumentError('a target is required: --webhook URL, --script FILE, or "target" in --file');
+  }
+  if (typeof body.target === 'object' && body.target !== null && 'handler' in body.target) {
+    throw new ArgumentError(NO_HANDLERS);
   }
   return body;
 }
@@ -137,7 +174,7 @@ function details(s: ScheduleJson): string {
   const rows: [string, string][] = [
     ['key', s.key],
     ['description', s.description],
-    ['spec', `${s.spec}  (${s.tz})`],
+    ['spec', `${oneLine(s.spec)}  (${s.tz})`],
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
     ['next', nextText(s)],
@@ -169,7 +206,14 @@ export async function schedulesList(args: SchedulesListArgs, io: CliIo): Promise
       printJson(io, body);
       return EXIT_OK;
     }
-    const rows = body.items.map((s) => [s.key, s.state, s.spec, s.tz, nextText(s), targetText(s.target)]);
+    const rows = body.items.map((s) => [
+      s.key,
+      s.state,
+      oneLine(s.spec),
+      s.tz,
+      nextText(s),
+      targetText(s.target),
+    ]);
     io.stdout(table(['KEY', 'STATE', 'SPEC', 'TZ', 'NEXT', 'TARGET'], rows));
     if (body.nextCursor !== null) io.stdout(`(more: --cursor ${body.nextCursor})\n`);
     return EXIT_OK;
@@ -250,6 +294,38 @@ export async function schedulesTrigger(args: SchedulesTriggerArgs, io: CliIo): P
     );
     if (args.json === true) printJson(io, run);
     else io.stdout(`punctual: triggered schedule ${args.key}: run ${run.id} due ${run.dueAt}\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesBackfill(args: SchedulesBackfillArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    if (args.from === undefined || args.to === undefined) {
+      throw new ArgumentError(
+        '--from and --to are required: the range [from, to) as ISO-8601 instants with Z or an offset',
+      );
+    }
+    const { body } = await api.call<{ runs: { id: string; scheduledFor: string; state: string }[] }>(
+      'POST',
+      `/v1/schedules/${seg(args.key)}/backfill`,
+      { body: { from: args.from, to: args.to } },
+    );
+    if (args.json === true) {
+      printJson(io, body);
+      return EXIT_OK;
+    }
+    const n = body.runs.length;
+    io.stdout(
+      `punctual: backfilled schedule ${args.key} over [${args.from}, ${args.to}): ` +
+        `${n === 0 ? 'no occurrence without a run' : `${n} run${n === 1 ? '' : 's'}`}\n`,
+    );
+    if (n > 0)
+      io.stdout(
+        table(
+          ['ID', 'SCHEDULED FOR', 'STATE'],
+          body.runs.map((r) => [r.id, r.scheduledFor, r.state]),
+        ),
+      );
     return EXIT_OK;
   });
 }
