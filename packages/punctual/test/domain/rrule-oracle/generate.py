@@ -2,8 +2,9 @@
 """Regenerates rows.json: RRULEs around DST transitions with the instants an independent RFC 5545
 implementation (python-dateutil) gives, for rrule-oracle.test.ts to compare row by row.
 
-A development tool, not a runtime dependency: `python3 generate.py > rows.json` (Debian: python3-dateutil,
-the zone data is the system's tzdata). Deterministic: a fixed seed, no clock reads.
+A development tool, not a runtime dependency: `/usr/bin/python3 generate.py > rows.json` (Debian's
+python3-dateutil 2.8.2; 2.9.0 gives identical rows; the zone data is the system's tzdata).
+Deterministic: a fixed seed, no clock reads.
 
 dateutil steps in local wall-clock time (as RFC 5545 says) but leaves two things to the caller, done here
 as RFC 5545 3.3.5 and 3.3.10 ask:
