@@ -87,6 +87,15 @@ it('declares bearer auth, the error shape on every /v1 operation, and the schema
     expect.arrayContaining(['Schedule', 'Run', 'RunDetail', 'Tenant', 'Error', 'Preview']),
   );
 
+  // A run's error documents what the target kept: a script's logs and stack, with their caps.
+  const details = doc.components.schemas.RunErrorDetails as {
+    properties: Record<string, { type?: string; description?: string }>;
+  };
+  expect(details.properties.logs).toMatchObject({ type: 'array' });
+  expect(details.properties.logs!.description).toContain('16384 characters');
+  expect(details.properties.stack).toMatchObject({ type: 'string' });
+  expect(details.properties.stack!.description).toContain('4096 characters');
+
   const put = doc.paths['/v1/schedules/{key}']!.put!;
   expect(put.requestBody?.required).toBe(true);
   const body = put.requestBody!.content['application/json']!.schema;
