@@ -5,7 +5,8 @@ export const ERROR_CODES = {
   // Schedule input (rejected at save time, nothing changes)
   SPEC_INVALID: 'the spec string is malformed (which field and why is in the message and details)',
   SPEC_NEVER_FIRES: 'the spec is valid but can never produce an occurrence',
-  TIME_ZONE_UNKNOWN: 'the time zone is not an IANA zone known to this runtime',
+  TIME_ZONE_UNKNOWN:
+    'the time zone is not an accepted IANA name (Area/Location, UTC or GMT): an unknown name, an abbreviation or a fixed offset',
   BOUNDS_INVALID: 'endAt is not after startAt',
   SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
   HANDLER_UNKNOWN: 'the handler target names no registered handler',

@@ -3,7 +3,8 @@
 // specs that can never fire. Pure: no I/O, no timers, and it never reads a clock (`now` comes in opts).
 
 import { PunctualError } from '../../errors.js';
-import { compileAtSpec, resolveTimeZone } from './at-spec.js';
+import { compileAtSpec } from './at-spec.js';
+import { resolveTimeZone } from './time-zone.js';
 import type { CompileOptions, CompiledSpec, SpecKind } from './compiled-spec.js';
 import { compileCronSpec } from './cron-spec.js';
 import { describeCron } from './describe-cron.js';

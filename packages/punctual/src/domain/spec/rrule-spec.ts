@@ -6,7 +6,8 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { PunctualError } from '../../errors.js';
-import { instantsOfWallTime, resolveTimeZone, wallTimeOf, type WallTime } from './at-spec.js';
+import { instantsOfWallTime, wallTimeOf, type WallTime } from './at-spec.js';
+import { resolveTimeZone } from './time-zone.js';
 
 export interface RruleSpec {
   kind: 'rrule';
