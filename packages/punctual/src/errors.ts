@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
+  STORE_NOT_MIGRATED:
+    'the database has no Punctual tables yet: call scheduler.start() or migrate() (or store.migrate()) first',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',
