@@ -5,7 +5,8 @@ export const ERROR_CODES = {
   // Schedule input (rejected at save time, nothing changes)
   SPEC_INVALID: 'the spec string is malformed (which field and why is in the message and details)',
   SPEC_NEVER_FIRES: 'the spec is valid but can never produce an occurrence',
-  TIME_ZONE_UNKNOWN: 'the time zone is not an IANA zone known to this runtime',
+  TIME_ZONE_UNKNOWN:
+    'the time zone is not an accepted IANA name (Area/Location, UTC or GMT): an unknown name, an abbreviation or a fixed offset',
   BOUNDS_INVALID: 'endAt is not after startAt',
   SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
   HANDLER_UNKNOWN: 'the handler target names no registered handler',
@@ -34,6 +35,8 @@ export const ERROR_CODES = {
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
+  STORE_NOT_MIGRATED:
+    'the database has no Punctual tables yet: call scheduler.start() or migrate() (or store.migrate()) first',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',

@@ -11,6 +11,7 @@ export type { Handler, HandlerContext, PayloadSchema } from './targets/handler-t
 export type { TargetDriver, Delivery } from './targets/target.js';
 export type { Outcome } from './domain/outcome.js';
 export type { Json } from './domain/json.js';
+export { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES } from './domain/json-limits.js';
 export type { Run, RunState, RunKind, RunReason, RunError, Attempt } from './domain/run.js';
 export { DEFAULT_TENANT, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
 export { nextFireOf } from './domain/next-fire.js';

@@ -7,6 +7,7 @@ import type { Json } from './domain/json.js';
 import { nextFireOf } from './domain/next-fire.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
 import {
+  checkPayload,
   compileStored,
   normalizeSchedule,
   parseInstant,
@@ -224,6 +225,7 @@ export class TenantApi {
 
   /** Runs the schedule now, outside its spec (kind manual); `payload` overrides the schedule's for this run. */
   async trigger(key: string, opts: { payload?: Json } = {}): Promise<Run> {
+    checkPayload(opts.payload);
     const s = await this.require(key);
     const now = this.clock.now();
     const [t] = await this.store.insertRuns(

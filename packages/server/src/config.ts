@@ -9,6 +9,7 @@ import type { BrokerConnectionsConfig } from 'punctual';
 import { z } from 'zod';
 import { TARGET_SETTINGS, limitProblems } from './config-targets.js';
 import { duration, int, isPlainObject, size, validCidr } from './config-values.js';
+import { isSchedulePatternList } from './metric-schedule-labels.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -35,6 +36,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How many tenants get their own value of the `tenant` metric label; the rest share `other`. */
   metricsTenantLabels: number;
+  /** Schedules (`[tenant/]key`, `*` for a prefix, comma-separated) with per-schedule metric series. */
+  metricsScheduleLabels: string;
   // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
   // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
   /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
@@ -212,6 +215,15 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Tenants (first seen first) whose id becomes a metric label value; the rest are counted as `other`.',
     schema: int(0, 1000),
   },
+  {
+    key: 'metricsScheduleLabels',
+    env: 'PUNCTUAL_METRICS_SCHEDULE_LABELS',
+    default: '',
+    expect:
+      'a comma-separated list of schedule keys, each optionally tenant/ first and * last (acme/billing.*)',
+    doc: 'Schedules given series of their own in the per-schedule metrics (last success). Default: none.',
+    schema: z.string().max(10_000).refine(isSchedulePatternList),
+  },
   ...TARGET_SETTINGS,
 ];
 
@@ -345,5 +357,6 @@ export function loadConfig(
     webhookSecretGraceMs: get<number>('webhookSecretGraceMs'),
     shutdownGraceMs: get<number>('shutdownGraceMs'),
     metricsTenantLabels: get<number>('metricsTenantLabels'),
+    metricsScheduleLabels: get<string>('metricsScheduleLabels'),
   });
 }

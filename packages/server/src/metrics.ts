@@ -1,11 +1,14 @@
 // Prometheus metrics of the service, on a Registry of its own (never prom-client's global one): run outcomes,
-// firing lateness, delivery durations, leases reclaimed, occurrences not fired, materializer lag and HTTP
-// requests, fed by scheduler events; queue depth and schedules by state read from the store's stats on each
-// scrape, and the script sandbox's threads read from its pool. Label values stay bounded: routes are
-// templates, and only the first N tenants get a `tenant` label value.
+// skipped runs by reason, firing lateness, delivery durations (also as a fraction of the timeout), double
+// fires, leases reclaimed, occurrences not fired, materializer lag, the last success of opted-in schedules and
+// HTTP requests, fed by scheduler events; queue depth and schedules by state read from the store's stats on
+// each scrape, and the script sandbox's threads read from its pool. Label values stay bounded: routes are
+// templates, only the first N tenants get a `tenant` label value, and only the schedules the operator names
+// get a `schedule` label.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock, Run, Scheduler, ScriptPoolStats, Store } from 'punctual';
+import { scheduleMatcher } from './metric-schedule-labels.js';
 
 type StoreStats = Awaited<ReturnType<NonNullable<Store['stats']>>>;
 
@@ -14,6 +17,11 @@ export interface MetricsOptions {
   clock: Pick<Clock, 'now'>;
   /** Tenants (first seen first) given their own `tenant` label value; the rest are `other`. */
   tenantLabels: number;
+  /**
+   * Schedules with series of their own in the per-schedule metrics: `[tenant/]key` patterns, `*` for a
+   * prefix, comma-separated (PUNCTUAL_METRICS_SCHEDULE_LABELS). Default: none.
+   */
+  scheduleLabels?: string;
   /** Also collect Node's process metrics (off in tests). Default true. */
   processMetrics?: boolean;
   /** The script sandbox's pool, read on each scrape; without it there are no punctual_script_* metrics. */
@@ -21,6 +29,15 @@ export interface MetricsOptions {
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const TIMEOUT_RATIO_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
+/** Runs this process started and has not seen end, kept to name the tenant of a lost lease. */
+const MAX_STARTED = 100_000;
+
+/** What the metrics need of a schedule, cached by `tenantId \0 key`. */
+interface ScheduleFacts {
+  target: string;
+  timeoutMs: number | null;
+}
 const FINAL = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
 
 /** Maps tenant ids to label values, keeping the label's cardinality at most `limit + 1`. */
@@ -42,14 +59,21 @@ export class Metrics {
   readonly #tenants: TenantLabels;
   readonly #scheduler: Scheduler;
   readonly #clock: Pick<Clock, 'now'>;
-  /** Target kind by `tenantId \0 scheduleKey`, so run events can be labelled without a lookup each time. */
-  readonly #targets = new Map<string, string>();
+  /** Target kind and timeout by `tenantId \0 scheduleKey`, so run events need no lookup each time. */
+  readonly #facts = new Map<string, ScheduleFacts>();
+  /** Tenant of each run this process started and has not seen end (for `lease:lost`, which has only the id). */
+  readonly #started = new Map<string, string>();
+  readonly #labelled: (tenantId: string, key: string) => boolean;
   readonly #unsubscribe: (() => void)[] = [];
 
   readonly runsFinished: Counter<'state' | 'target' | 'tenant'>;
   readonly lateness: Histogram<'target'>;
   readonly delivery: Histogram<'target' | 'outcome'>;
   readonly leasesReclaimed: Counter;
+  readonly doubleFires: Counter<'tenant' | 'found'>;
+  readonly skipped: Counter<'reason' | 'tenant'>;
+  readonly timeoutRatio: Histogram<'target'>;
+  readonly lastSuccess: Gauge<'tenant' | 'schedule'>;
   readonly notFired: Counter<'tenant'>;
   readonly materializerLag: Histogram;
   readonly engineErrors: Counter<'where'>;
@@ -65,6 +89,7 @@ export class Metrics {
     this.#scheduler = opts.scheduler;
     this.#clock = opts.clock;
     this.#tenants = new TenantLabels(opts.tenantLabels);
+    this.#labelled = scheduleMatcher(opts.scheduleLabels ?? '');
     if (opts.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     this.runsFinished = new Counter({
       name: 'punctual_runs_finished_total',
@@ -89,6 +114,33 @@ export class Metrics {
     this.leasesReclaimed = new Counter({
       name: 'punctual_leases_reclaimed_total',
       help: 'Runs whose lease lapsed (crashed or stalled worker) and were taken back',
+      registers,
+    });
+    this.doubleFires = new Counter({
+      name: 'punctual_double_fire_total',
+      help:
+        'Occurrences this process delivered that another delivery also owns: the store refused its settlement ' +
+        'or its lease renewal because the run was reclaimed, claimed or settled elsewhere (not cancelled)',
+      labelNames: ['tenant', 'found'],
+      registers,
+    });
+    this.skipped = new Counter({
+      name: 'punctual_runs_skipped_total',
+      help: 'Skipped run records, by reason (misfire, overlap, paused, outsideCatchupWindow, catchupCap, ...)',
+      labelNames: ['reason', 'tenant'],
+      registers,
+    });
+    this.timeoutRatio = new Histogram({
+      name: 'punctual_delivery_timeout_ratio',
+      help: "Duration of delivery attempts as a fraction of the schedule's timeoutMs (1: timed out)",
+      labelNames: ['target'],
+      buckets: TIMEOUT_RATIO_BUCKETS,
+      registers,
+    });
+    this.lastSuccess = new Gauge({
+      name: 'punctual_schedule_last_success_timestamp_seconds',
+      help: 'When a run of the schedule last succeeded here (epoch seconds); only PUNCTUAL_METRICS_SCHEDULE_LABELS schedules',
+      labelNames: ['tenant', 'schedule'],
       registers,
     });
     this.notFired = new Counter({
@@ -218,32 +270,58 @@ export class Metrics {
     const on = this.#unsubscribe;
     on.push(
       s.on('schedule:put', ({ schedule }) =>
-        this.#targets.set(
-          `${schedule.tenantId}\0${schedule.key}`,
-          Object.keys(schedule.target)[0] ?? 'unknown',
-        ),
+        this.#facts.set(`${schedule.tenantId}\0${schedule.key}`, factsOf(schedule)),
       ),
+    );
+    on.push(
+      s.on('schedule:deleted', ({ tenantId, key }) => {
+        if (this.#labelled(tenantId, key)) this.lastSuccess.remove({ tenant: tenantId, schedule: key });
+      }),
     );
     for (const state of FINAL) {
       on.push(
         s.on(`run:${state}`, ({ run }) => {
-          this.#withTarget(run, (target) =>
+          this.#started.delete(run.id);
+          this.#withFacts(run, ({ target }) =>
             this.runsFinished.inc({ state, target, tenant: this.#tenants.of(run.tenantId) }),
           );
-          if (state === 'succeeded') this.#delivered(run, 'succeeded');
+          if (state === 'skipped') {
+            this.skipped.inc({ reason: run.reason ?? 'unknown', tenant: this.#tenants.of(run.tenantId) });
+          }
+          if (state === 'succeeded') {
+            this.#delivered(run, 'succeeded');
+            if (this.#labelled(run.tenantId, run.scheduleKey)) {
+              const at = run.finishedAt ?? this.#clock.now();
+              this.lastSuccess.set({ tenant: run.tenantId, schedule: run.scheduleKey }, at / 1000);
+            }
+          }
           if (state === 'dead' && run.error?.code !== 'LEASE_EXPIRED') this.#delivered(run, 'failed');
         }),
       );
     }
-    on.push(s.on('run:retrying', ({ run }) => this.#delivered(run, 'retry')));
-    on.push(s.on('run:checkAgain', ({ run }) => this.#delivered(run, 'checkAgain')));
     on.push(
-      s.on('run:started', ({ run }) => {
-        // Against this attempt's due time (a retry's too), at the instant of the claim.
-        const late = Math.max(0, s.clock.now() - run.dueAt) / 1000;
-        this.#withTarget(run, (target) => this.lateness.observe({ target }, late));
+      s.on('run:retrying', ({ run }) => {
+        this.#started.delete(run.id);
+        this.#delivered(run, 'retry');
       }),
     );
+    on.push(
+      s.on('run:checkAgain', ({ run }) => {
+        this.#started.delete(run.id);
+        this.#delivered(run, 'checkAgain');
+      }),
+    );
+    on.push(s.on('run:released', ({ run }) => this.#started.delete(run.id)));
+    on.push(
+      s.on('run:started', ({ run }) => {
+        if (this.#started.size >= MAX_STARTED) this.#started.clear();
+        this.#started.set(run.id, run.tenantId);
+        // Against this attempt's due time (a retry's too), at the instant of the claim.
+        const late = Math.max(0, s.clock.now() - run.dueAt) / 1000;
+        this.#withFacts(run, ({ target }) => this.lateness.observe({ target }, late));
+      }),
+    );
+    on.push(s.on('lease:lost', ({ runId }) => this.#leaseLost(runId)));
     on.push(s.on('lease:reclaimed', () => this.leasesReclaimed.inc()));
     on.push(
       s.on('schedule:notFired', ({ run }) => this.notFired.inc({ tenant: this.#tenants.of(run.tenantId) })),
@@ -258,28 +336,57 @@ export class Metrics {
 
   #delivered(run: Run, outcome: string): void {
     if (run.startedAt === null) return;
-    const seconds = Math.max(0, (run.finishedAt ?? this.#clock.now()) - run.startedAt) / 1000;
-    this.#withTarget(run, (target) => this.delivery.observe({ target, outcome }, seconds));
+    const ms = Math.max(0, (run.finishedAt ?? this.#clock.now()) - run.startedAt);
+    this.#withFacts(run, ({ target, timeoutMs }) => {
+      this.delivery.observe({ target, outcome }, ms / 1000);
+      if (timeoutMs !== null && timeoutMs > 0) this.timeoutRatio.observe({ target }, ms / timeoutMs);
+    });
   }
 
-  /** Calls `fn` with the run's target kind: from the cache, else after one lookup of its schedule. */
-  #withTarget(run: Run, fn: (target: string) => void): void {
+  /**
+   * A delivery of this process lost its run: the store refused the settlement or the lease renewal. Unless
+   * the run was cancelled (cancelPrevious, by hand, the schedule changed), another claim owns the occurrence
+   * now (a reclaimed lease, another worker's claim or settlement): a second delivery of one occurrence.
+   */
+  #leaseLost(runId: string): void {
+    const tenantId = this.#started.get(runId);
+    if (tenantId === undefined) return; // never delivered here (lost while waiting in the buffer)
+    this.#started.delete(runId);
+    this.#scheduler
+      .tenant(tenantId)
+      .getRun(runId)
+      .then(
+        (found) => {
+          const state = found?.run.state ?? 'gone';
+          if (state === 'cancelled') return;
+          this.doubleFires.inc({ tenant: this.#tenants.of(tenantId), found: state });
+        },
+        () => this.doubleFires.inc({ tenant: this.#tenants.of(tenantId), found: 'unknown' }),
+      );
+  }
+
+  /** Calls `fn` with the run's schedule facts: from the cache, else after one lookup of its schedule. */
+  #withFacts(run: Run, fn: (facts: ScheduleFacts) => void): void {
     const id = `${run.tenantId}\0${run.scheduleKey}`;
-    const known = this.#targets.get(id);
+    const known = this.#facts.get(id);
     if (known !== undefined) return fn(known);
+    const unknown: ScheduleFacts = { target: 'unknown', timeoutMs: null };
     this.#scheduler
       .tenant(run.tenantId)
       .get(run.scheduleKey)
       .then(
         (schedule) => {
-          const kind = schedule ? (Object.keys(schedule.target)[0] ?? 'unknown') : 'unknown';
-          if (schedule) {
-            if (this.#targets.size >= 100_000) this.#targets.clear();
-            this.#targets.set(id, kind);
-          }
-          fn(kind);
+          if (!schedule) return fn(unknown);
+          const facts = factsOf(schedule);
+          if (this.#facts.size >= 100_000) this.#facts.clear();
+          this.#facts.set(id, facts);
+          fn(facts);
         },
-        () => fn('unknown'),
+        () => fn(unknown),
       );
   }
+}
+
+function factsOf(schedule: { target: object; policies: { timeoutMs: number } }): ScheduleFacts {
+  return { target: Object.keys(schedule.target)[0] ?? 'unknown', timeoutMs: schedule.policies.timeoutMs };
 }

@@ -174,6 +174,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     scheduler,
     clock: scheduler.clock,
     tenantLabels: config.metricsTenantLabels,
+    scheduleLabels: config.metricsScheduleLabels,
     processMetrics: opts.processMetrics ?? true,
     ...(scripts ? { scriptStats: () => scripts.stats() } : {}),
   });

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       webhookSecretGraceMs: 24 * 3_600_000,
       shutdownGraceMs: 10_000,
       metricsTenantLabels: 20,
+      metricsScheduleLabels: '',
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
         PUNCTUAL_WEBHOOK_SECRET_GRACE: '2h',
         PUNCTUAL_SHUTDOWN_GRACE: 'PT30S',
         PUNCTUAL_METRICS_TENANT_LABELS: '0',
+        PUNCTUAL_METRICS_SCHEDULE_LABELS: 'nightly-report, acme/billing.*',
       },
       noFile,
     );
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
       webhookSecretGraceMs: 7_200_000,
       shutdownGraceMs: 30_000,
       metricsTenantLabels: 0,
+      metricsScheduleLabels: 'nightly-report, acme/billing.*',
     });
   });
 
@@ -108,6 +111,8 @@ describe('loadConfig', () => {
     ['PUNCTUAL_WEBHOOK_SECRET_GRACE', '1 month'],
     ['PUNCTUAL_SHUTDOWN_GRACE', '5'],
     ['PUNCTUAL_ALLOW_PRIVATE_TARGETS', '10.0.0.0/33'],
+    ['PUNCTUAL_METRICS_SCHEDULE_LABELS', 'acme/bad key'],
+    ['PUNCTUAL_METRICS_SCHEDULE_LABELS', 'a*b'],
     ['PUNCTUAL_ALLOW_PRIVATE_TARGETS', 'localhost'],
     ['PUNCTUAL_PUBLIC_URL', 'punctual.example.com'],
     ['PUNCTUAL_PG_SCHEMA', 'drop table;'],

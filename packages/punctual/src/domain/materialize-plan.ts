@@ -10,6 +10,12 @@
 //   runAll   every missed occurrence runs
 // At most `maxCatchup` missed occurrences are looked at one by one; beyond that, the rest of the gap is
 // recorded as one skipped run (catchupCap) and the timeline jumps to the present.
+//
+// A one-off (`@at`, and `@in`, which is stored as `@at`) is "better late than never": its one occurrence
+// becomes a run however late it is found (after an outage, or an `@at` saved in the past), whatever the
+// misfire policy and the catch-up window, which are about the many occurrences of recurring specs. Only a
+// deadline stops it: the run's expiresAt is set as for any run and the claim expires it. So a one-off gets
+// the same outcome whether or not its run was written before the outage.
 
 import type { Json } from './json.js';
 import { jitterOffset } from './policies.js';
@@ -43,7 +49,10 @@ export interface PlanOptions {
 }
 
 export function planMaterialization(
-  schedule: Pick<Schedule, 'key' | 'nextFireAt' | 'firedCount' | 'maxRuns' | 'policies' | 'jitterMs'>,
+  schedule: Pick<
+    Schedule,
+    'key' | 'nextFireAt' | 'firedCount' | 'maxRuns' | 'policies' | 'jitterMs' | 'specKind'
+  >,
   nextAfter: (after: number) => number | null,
   opts: PlanOptions,
 ): MaterializePlan {
@@ -77,6 +86,15 @@ export function planMaterialization(
     reason,
     details,
   });
+
+  // A one-off runs once, late if need be (its deadline, if any, is checked when it is claimed).
+  if (schedule.specKind === 'at' && t !== null && t < lateBefore) {
+    if (remaining()) {
+      runs.push(toRun(t));
+      fired++;
+    }
+    t = nextAfter(t);
+  }
 
   // Missed occurrences older than the catch-up window: one record for the whole stretch, then jump.
   if (t !== null && t < windowStart && t < lateBefore) {

@@ -4,6 +4,7 @@
 
 import { PunctualError } from '../errors.js';
 import type { Json } from './json.js';
+import { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES, jsonBytes, jsonProblem } from './json-limits.js';
 import { resolvePolicies, type Policies } from './policies.js';
 import type { CompiledSpec, SpecKind } from './spec/compiled-spec.js';
 import { compileSpec } from './spec/compile-spec.js';
@@ -124,15 +125,7 @@ export function normalizeSchedule(
   const target = parseTarget(input.target);
   const policies = resolvePolicies(input.policies);
   const payload = input.payload === undefined ? null : input.payload;
-  if (payload !== null) {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(payload);
-    } catch {
-      text = undefined;
-    }
-    if (text === undefined) throw field('payload', 'must be JSON-serialisable');
-  }
+  checkPayload(payload);
   const compiled = compileSpec(input.spec, {
     tz: input.tz,
     now: opts.now,
@@ -155,6 +148,32 @@ export function normalizeSchedule(
     jitterMs,
     description: compiled.description,
   };
+}
+
+/**
+ * Checks a payload (a schedule's, or a trigger's override) before anything walks it: plain JSON (an object
+ * member that is undefined is left out, as in JSON text), nested at most JSON_MAX_DEPTH levels, at most
+ * PAYLOAD_MAX_BYTES as JSON. SCHEDULE_INVALID with `field: 'payload'` otherwise.
+ */
+export function checkPayload(payload: unknown): void {
+  if (payload === undefined || payload === null) return;
+  const problem = jsonProblem(payload, { maxDepth: JSON_MAX_DEPTH, undefinedMembers: 'skip' });
+  if (problem?.kind === 'depth') {
+    throw new PunctualError(
+      'SCHEDULE_INVALID',
+      `payload must be nested at most ${JSON_MAX_DEPTH} levels deep`,
+      { field: 'payload', maxDepth: JSON_MAX_DEPTH },
+    );
+  }
+  if (problem !== null) throw field('payload', `must be JSON: ${problem.message}`);
+  const bytes = jsonBytes(payload);
+  if (bytes > PAYLOAD_MAX_BYTES) {
+    throw new PunctualError(
+      'SCHEDULE_INVALID',
+      `payload is ${bytes} bytes as JSON; the limit is ${PAYLOAD_MAX_BYTES}`,
+      { field: 'payload', bytes, limit: PAYLOAD_MAX_BYTES },
+    );
+  }
 }
 
 /** JSON text with object keys sorted at every depth: equal content gives equal text whatever the key order. */

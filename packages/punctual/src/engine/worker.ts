@@ -5,6 +5,7 @@
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
+import { boundedResult } from '../domain/json-limits.js';
 import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
 import type { Attempt } from '../domain/run.js';
 import type { TargetKind } from '../domain/target.js';
@@ -309,9 +310,7 @@ export class Worker {
   }
 
   #capResult(result: Json): Json {
-    const text = JSON.stringify(result);
-    if (text === undefined || text.length <= this.opts.maxResultBytes) return result;
-    return { error: 'RESULT_TOO_LARGE', bytes: text.length, limit: this.opts.maxResultBytes };
+    return boundedResult(result, this.opts.maxResultBytes);
   }
 
   #enqueue(

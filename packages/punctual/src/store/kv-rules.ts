@@ -3,13 +3,14 @@
 // throw KV_INVALID, KV_QUOTA_EXCEEDED or CURSOR_INVALID; this module must never touch a database or a clock.
 
 import type { Json } from '../domain/json.js';
+import { JSON_MAX_DEPTH, jsonProblem } from '../domain/json-limits.js';
 import { PunctualError } from '../errors.js';
 import type { KvLimits } from './kv-store.js';
 
 export const KV_KEY_MAX_CHARS = 256;
 export const KV_LIST_MAX = 1000;
-/** Deepest nesting of arrays and objects a value may have. */
-export const KV_VALUE_MAX_DEPTH = 64;
+/** Deepest nesting of arrays and objects a value may have (the same as payloads and results). */
+export const KV_VALUE_MAX_DEPTH = JSON_MAX_DEPTH;
 
 // C0 and C1 control characters, DEL, and lone UTF-16 surrogates (not storable as UTF-8).
 const FORBIDDEN =
@@ -57,36 +58,17 @@ export function checkKvLimits(limits: KvLimits): void {
   }
 }
 
-function checkJson(v: unknown, depth: number, seen: Set<object>): void {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) invalid('a value must be JSON: numbers must be finite', { field: 'value' });
-    return;
-  }
-  if (typeof v !== 'object') invalid(`a value must be JSON: ${typeof v} is not`, { field: 'value' });
-  if (depth >= KV_VALUE_MAX_DEPTH) {
-    invalid(`a value must be nested at most ${KV_VALUE_MAX_DEPTH} levels deep`, { field: 'value' });
-  }
-  if (seen.has(v)) invalid('a value must be JSON: it refers to itself', { field: 'value' });
-  seen.add(v);
-  if (Array.isArray(v)) for (const x of v) checkJson(x, depth + 1, seen);
-  else {
-    const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) {
-      invalid('a value must be JSON: only plain objects and arrays', { field: 'value' });
-    }
-    for (const x of Object.values(v)) checkJson(x, depth + 1, seen);
-  }
-  seen.delete(v);
-}
-
 /**
  * Checks a value and returns its JSON text: KV_INVALID when it is not plain JSON (undefined, functions,
  * non-finite numbers, cycles, class instances, nesting deeper than 64), KV_QUOTA_EXCEEDED when the text is
  * larger than `maxValueBytes` UTF-8 bytes.
  */
 export function encodeKvValue(value: unknown, maxValueBytes: number): string {
-  checkJson(value, 0, new Set());
+  const problem = jsonProblem(value, { maxDepth: KV_VALUE_MAX_DEPTH });
+  if (problem?.kind === 'depth') {
+    invalid(`a value must be nested at most ${KV_VALUE_MAX_DEPTH} levels deep`, { field: 'value' });
+  }
+  if (problem !== null) invalid(`a value must be JSON: ${problem.message}`, { field: 'value' });
   const text = JSON.stringify(value);
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > maxValueBytes) {

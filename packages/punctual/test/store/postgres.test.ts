@@ -11,6 +11,7 @@ import { postgresStore, type PostgresStore } from '../../src/store/postgres/post
 import { LATEST_VERSION } from '../../src/store/postgres/migrations.js';
 import { draft, OTHER_TENANT, policies, runInsert, T0, TENANT } from '../support/fixtures.js';
 import { describeStoreConformance } from './conformance.js';
+import { notMigratedTests } from './not-migrated.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
@@ -83,6 +84,10 @@ if (PG_URL === '') {
   });
 
   describe('postgres store', () => {
+    describe('before migrate()', () => {
+      notMigratedTests(() => storeOn(freshSchema()));
+    });
+
     describe('migrations', () => {
       it('migrates once when three instances start at the same moment', async () => {
         const schema = freshSchema();

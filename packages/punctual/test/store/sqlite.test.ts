@@ -14,6 +14,7 @@ import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-te
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, runInsert, T0, TENANT } from '../support/fixtures.js';
 import { describeStoreConformance } from './conformance.js';
+import { notMigratedTests } from './not-migrated.js';
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -36,6 +37,18 @@ describeStoreConformance('sqlite file', async () => {
 });
 
 const QUOTAS = { maxSchedules: 10, maxRunsPerMinute: null, requestsPerSecond: 5 };
+
+describe('sqlite store before migrate()', () => {
+  const opened: SqliteStore[] = [];
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+  });
+  notMigratedTests(() => {
+    const store = sqliteStore({ path: tempFile() });
+    opened.push(store);
+    return store;
+  });
+});
 
 describe('sqlite store', () => {
   async function opened(path = tempFile()): Promise<SqliteStore> {

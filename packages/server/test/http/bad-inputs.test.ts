@@ -170,6 +170,21 @@ const CASES: Case[] = [
     code: 'VALIDATION_FAILED',
     field: 'payloads',
   },
+  {
+    name: 'a trigger payload nested 200,000 deep',
+    method: 'POST',
+    url: '/v1/schedules/existing/trigger',
+    body: `{"payload":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+    status: 400,
+    code: 'SCHEDULE_INVALID',
+    field: 'payload',
+  },
+  put(
+    'a payload of 300 kB (over the 256 KiB payload limit)',
+    scheduleBody({ payload: 'x'.repeat(300_000) }),
+    'SCHEDULE_INVALID',
+    'payload',
+  ),
   // Huge strings
   put('a 1 MB spec', scheduleBody({ spec: MB }), 'VALIDATION_FAILED', 'spec'),
   put('a 1 MB time zone', scheduleBody({ tz: MB }), 'VALIDATION_FAILED', 'tz'),

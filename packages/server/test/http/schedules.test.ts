@@ -123,6 +123,8 @@ describe('PUT /v1/schedules/{key}', () => {
     ['an invalid cron', { spec: '61 * * * *' }, 'SPEC_INVALID', 'spec'],
     ['a spec that never fires', { spec: '0 0 31 2 *' }, 'SPEC_NEVER_FIRES', 'spec'],
     ['an unknown zone', { tz: 'Mars/Olympus' }, 'TIME_ZONE_UNKNOWN', 'tz'],
+    ['a zone abbreviation', { tz: 'BST' }, 'TIME_ZONE_UNKNOWN', 'tz'],
+    ['a fixed offset as a zone', { tz: '+05:30' }, 'TIME_ZONE_UNKNOWN', 'tz'],
     [
       'endAt before startAt',
       { startAt: '2026-03-01T00:00:00Z', endAt: '2026-02-01T00:00:00Z' },
@@ -424,5 +426,18 @@ describe('quotas', () => {
     expect((await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'acme' })).statusCode).toBe(
       201,
     );
+  });
+});
+
+describe('time zone hints', () => {
+  it('answers an abbreviation with the zone it probably means', async () => {
+    t = await testApp();
+    const res = await put('bst', scheduleBody({ tz: 'BST' }));
+    expect(res.statusCode).toBe(400);
+    expect(json(res).error).toMatchObject({
+      code: 'TIME_ZONE_UNKNOWN',
+      message: expect.stringContaining('"BST": did you mean Europe/London?'),
+      details: { field: 'tz', value: 'BST', suggestion: 'Europe/London' },
+    });
   });
 });

@@ -18,28 +18,6 @@ export interface WallTime {
 
 const DAY_MS = 86_400_000;
 
-/**
- * Checks an IANA zone name with Intl (which throws RangeError on unknown zones) and returns it with the
- * runtime's spelling when only letter case differs ("europe/paris" -> "Europe/Paris"); aliases are kept
- * as given. Unknown -> TIME_ZONE_UNKNOWN with the given details.
- */
-export function resolveTimeZone(tz: string, details: Record<string, unknown>): string {
-  let resolved: string;
-  try {
-    if (typeof tz !== 'string' || tz.trim() === '') throw new RangeError('empty');
-    resolved = new Intl.DateTimeFormat(undefined, { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    throw new PunctualError(
-      'TIME_ZONE_UNKNOWN',
-      `unknown time zone "${String(tz)}" (use an IANA name such as Europe/Paris)`,
-      {
-        ...details,
-        value: tz,
-      },
-    );
-  }
-  return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
-}
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(tz: string): Intl.DateTimeFormat {

@@ -4,7 +4,8 @@
 
 import { PunctualError } from '../../errors.js';
 import { closestName } from '../did-you-mean.js';
-import { compileAtSpec, resolveTimeZone } from './at-spec.js';
+import { compileAtSpec } from './at-spec.js';
+import { resolveTimeZone } from './time-zone.js';
 import type { CompileOptions, CompiledSpec, SpecKind } from './compiled-spec.js';
 import { CRON_NICKNAMES, compileCronSpec } from './cron-spec.js';
 import { describeCron } from './describe-cron.js';

@@ -6,8 +6,9 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { PunctualError } from '../../errors.js';
-import { instantsOfWallTime, resolveTimeZone, wallTimeOf, type WallTime } from './at-spec.js';
+import { instantsOfWallTime, wallTimeOf, type WallTime } from './at-spec.js';
 import { rruleSeries, UNIT_MS, type RruleSeries, type SearchEnd } from './rrule-series.js';
+import { resolveTimeZone } from './time-zone.js';
 
 export interface RruleSpec {
   kind: 'rrule';

@@ -19,6 +19,23 @@ const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 export class RetryTransaction extends Error {}
 
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
+/** undefined_table, invalid_schema_name: the schema was never migrated. */
+const NOT_MIGRATED_CODES = new Set(['42P01', '3F000']);
+
+/**
+ * A statement on a table (or schema) that does not exist means the database was never migrated (put()
+ * before start()): that is STORE_NOT_MIGRATED, which says what to do, instead of PostgreSQL's "relation does
+ * not exist". Anything else is returned as it is.
+ */
+export function notMigratedOr(e: unknown, schema: string): unknown {
+  if (!NOT_MIGRATED_CODES.has((e as { code?: string } | null)?.code ?? '')) return e;
+  return new PunctualError(
+    'STORE_NOT_MIGRATED',
+    `the PostgreSQL schema "${schema}" has no Punctual tables: call scheduler.start() or migrate() (or store.migrate()) first`,
+    { schema },
+    { cause: e },
+  );
+}
 const MAX_TRIES = 5;
 
 /**
@@ -104,7 +121,11 @@ export class PgDb {
   /** One statement outside a transaction. */
   async query<R = Record<string, unknown>>(q: string | PgNamedQuery, values?: unknown[]): Promise<R[]> {
     this.assertOpen();
-    return (typeof q === 'string' ? await this.pool.query<R>(q, values) : await this.pool.query<R>(q)).rows;
+    try {
+      return (typeof q === 'string' ? await this.pool.query<R>(q, values) : await this.pool.query<R>(q)).rows;
+    } catch (e) {
+      throw notMigratedOr(e, this.schema);
+    }
   }
 
   /**
@@ -126,7 +147,8 @@ export class PgDb {
       });
       if (!('error' in outcome)) return outcome.rows;
       const e = outcome.error;
-      if (!RETRYABLE_CODES.has((e as { code?: string }).code ?? '') || tries >= MAX_TRIES) throw e;
+      if (!RETRYABLE_CODES.has((e as { code?: string }).code ?? '') || tries >= MAX_TRIES)
+        throw notMigratedOr(e, this.schema);
     }
   }
 
@@ -155,7 +177,7 @@ export class PgDb {
       if (!('error' in outcome)) return outcome.value;
       const e = outcome.error;
       const retry = e instanceof RetryTransaction || RETRYABLE_CODES.has((e as { code?: string }).code ?? '');
-      if (!retry || tries >= MAX_TRIES) throw e;
+      if (!retry || tries >= MAX_TRIES) throw notMigratedOr(e, this.schema);
     }
   }
 

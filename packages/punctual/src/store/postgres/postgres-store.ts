@@ -32,7 +32,7 @@ import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.
 import { appliedVersion, LATEST_VERSION, migrate } from './migrations.js';
 import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
-import { PgDb, validateSchema, wakeChannel } from './postgres-database.js';
+import { notMigratedOr, PgDb, validateSchema, wakeChannel } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
 import {
@@ -79,14 +79,30 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   #db: Promise<PgDb> | undefined;
   #wakeups: Wakeups | undefined;
   #closed = false;
+  /** The schema was seen migrated (by this store's migrate() or a check): data operations may run. */
+  #migrated = false;
 
   constructor(opts: PostgresStoreOptions) {
     this.#opts = { ...opts };
     this.schema = validateSchema(opts.schema ?? 'punctual');
   }
 
-  /** The connection context, created (and `pg` loaded) on first use. */
+  /**
+   * The connection context of a data operation: the schema must have been migrated (checked once, then
+   * remembered), else STORE_NOT_MIGRATED says to call start() or migrate() instead of "relation does not
+   * exist".
+   */
   #conn(): Promise<PgDb> {
+    if (this.#migrated) return this.#open();
+    return this.#open().then(async (db) => {
+      if ((await appliedVersion(db)) === 0) throw notMigratedOr({ code: '42P01' }, this.schema);
+      this.#migrated = true;
+      return db;
+    });
+  }
+
+  /** The connection context, created (and `pg` loaded) on first use. */
+  #open(): Promise<PgDb> {
     if (this.#closed)
       return Promise.reject(new PunctualError('STORE_CLOSED', 'the PostgreSQL store was closed'));
     const url = this.#opts.connectionString;
@@ -117,12 +133,13 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   }
 
   async migrate(): Promise<void> {
-    const db = await this.#conn();
+    const db = await this.#open();
     await migrate(db);
+    this.#migrated = true;
   }
 
   async schemaVersion(): Promise<SchemaVersion> {
-    return { applied: await appliedVersion(await this.#conn()), expected: LATEST_VERSION };
+    return { applied: await appliedVersion(await this.#open()), expected: LATEST_VERSION };
   }
 
   async close(): Promise<void> {
@@ -292,7 +309,7 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   /** The offset with the round trip of the sample it was taken from. */
   async clockOffset(localNow: () => number = Date.now, samples = 5): Promise<ClockOffset> {
-    return measureClockOffset((await this.#conn()).pool, localNow, samples);
+    return measureClockOffset((await this.#open()).pool, localNow, samples);
   }
 
   async stats(now: number): Promise<StoreStats> {

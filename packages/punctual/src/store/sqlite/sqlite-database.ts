@@ -18,6 +18,22 @@ export interface SqliteOptions {
 
 export type Statement = Database.Statement<unknown[], unknown>;
 
+/**
+ * A statement on a table that does not exist means the database was never migrated (put() before start()):
+ * that is STORE_NOT_MIGRATED, which says what to do, instead of SQLite's "no such table". Anything else is
+ * returned as it is.
+ */
+function notMigratedOr(e: unknown): unknown {
+  const table = e instanceof Error ? /^no such table: (\S+)/.exec(e.message)?.[1] : undefined;
+  if (table === undefined) return e;
+  return new PunctualError(
+    'STORE_NOT_MIGRATED',
+    `the SQLite database has no table ${table}: call scheduler.start() or migrate() (or store.migrate()) first`,
+    { table },
+    { cause: e },
+  );
+}
+
 export class SqliteDatabase {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Statement>();
@@ -48,7 +64,11 @@ export class SqliteDatabase {
     let s = this.statements.get(key);
     if (s === undefined) {
       this.open();
-      s = this.db.prepare(sql);
+      try {
+        s = this.db.prepare(sql);
+      } catch (e) {
+        throw notMigratedOr(e);
+      }
       if (pluck) s.pluck();
       this.statements.set(key, s);
     }
