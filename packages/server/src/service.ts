@@ -5,6 +5,7 @@
 // never print the bootstrap key itself (serve does, once) nor log a broker URL.
 
 import type { AddressInfo } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import {
   AddressGuard,
   DEFAULT_SCRIPT_LIMITS,
@@ -181,7 +182,19 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
   const kv: { store: KvStore; limits: KvLimits } | null = hasKv(store)
     ? { store, limits: kvLimitsOf(config, scripts) }
     : null;
-  const app = buildApp({ scheduler, tenants, config, logger, metrics, clock: scheduler.clock, kv });
+  // Page cursors are signed with a key derived from the database's address: every instance on the same
+  // database accepts the others' cursors, and no client knows it.
+  const cursorSecret = config.databaseUrl ?? `sqlite:${resolvePath(config.databasePath)}`;
+  const app = buildApp({
+    scheduler,
+    tenants,
+    config,
+    logger,
+    metrics,
+    clock: scheduler.clock,
+    kv,
+    cursorSecret,
+  });
 
   let closing: Promise<void> | undefined;
   return {

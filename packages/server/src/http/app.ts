@@ -28,7 +28,9 @@ import {
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
-import { errorBody, toErrorReply } from './errors.js';
+import { z } from 'zod';
+import { errorBody, HttpError, toErrorReply } from './errors.js';
+import { PageCursors } from './page-cursors.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
@@ -53,6 +55,11 @@ export interface AppOptions {
    * one, with the script target's default quotas. null: no /v1/kv routes.
    */
   kv?: { store: KvStore; limits: KvLimits } | null;
+  /**
+   * The secret page cursors are signed with (the service derives it from the database's address, so every
+   * instance sharing the database accepts the others' cursors). Default: a random one for this app.
+   */
+  cursorSecret?: string;
 }
 
 /** Key-value store routes for the options: the given store, else the scheduler's own (when it keeps one). */
@@ -62,6 +69,19 @@ function kvOf(opts: AppOptions): { store: KvStore; limits: KvLimits } | null {
   if (!hasKv(store)) return null;
   const d = DEFAULT_SCRIPT_LIMITS;
   return { store, limits: { maxKeys: d.kvMaxKeys, maxValueBytes: d.kvMaxValueBytes } };
+}
+
+/** The query string of a route that takes none. */
+const noQuery = z.object({}).strict();
+
+/** Whether every percent-escape of a query string is valid (and encodes UTF-8). */
+function decodable(query: string): boolean {
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -139,6 +159,24 @@ export function buildApp(opts: AppOptions) {
       const r = toErrorReply(error);
       void (reply as FastifyReply).code(r.status).headers(r.headers).send(r.body);
     },
+    // A request Node's parser refuses (raw control or non-ASCII bytes in the request line, a broken header)
+    // never reaches a route: answer it in the one error shape too, then close the connection.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const body = JSON.stringify(
+        errorBody(
+          'MALFORMED_REQUEST',
+          'the request could not be read (bad bytes in the request line or headers)',
+        ),
+      );
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -152,6 +190,15 @@ export function buildApp(opts: AppOptions) {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, done);
+  });
+
+  // A query string with a bad percent-escape (`?prefix=%ZZ`) is refused like the same escape in the path,
+  // instead of reaching a route as the literal text.
+  app.addHook('onRequest', async (request) => {
+    const q = request.url.indexOf('?');
+    if (q >= 0 && !decodable(request.url.slice(q + 1))) {
+      throw new HttpError(400, 'MALFORMED_REQUEST', 'the URL is not valid (bad percent-encoding?)');
+    }
   });
 
   app.decorateRequest('tenant', null as never);
@@ -221,13 +268,18 @@ export function buildApp(opts: AppOptions) {
   void app.register(
     async (v1) => {
       const limiter = new RateLimiter(clock);
+      const cursors = new PageCursors(opts.cursorSecret);
       v1.addHook('onRequest', authenticate({ scheduler, tenants, clock }));
       v1.addHook('onRequest', rateLimit(limiter, config.defaultRateLimit));
-      await v1.register(scheduleRoutes, { tenants, clock });
-      await v1.register(runRoutes);
+      // A route that reads no query string refuses one like the others refuse an unknown field.
+      v1.addHook('onRoute', (route) => {
+        if (route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: noQuery };
+      });
+      await v1.register(scheduleRoutes, { tenants, clock, cursors });
+      await v1.register(runRoutes, { cursors });
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
-      if (kv) await v1.register(kvRoutes, { ...kv, clock });
+      if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
     },
     { prefix: '/v1' },
   );

@@ -2,7 +2,7 @@
 // shapes (schemas.ts), instants as ISO-8601 UTC with milliseconds. It must never add internal ids the client
 // has no use for (schedule ids, lease owners, worker ids), stacks, or another tenant's data.
 
-import type { Attempt, Page, Run, Schedule, Tenant } from 'punctual';
+import type { Attempt, Run, Schedule, Tenant } from 'punctual';
 import type { z } from 'zod';
 import type * as s from './schemas.js';
 
@@ -70,10 +70,6 @@ export function attemptView(a: Attempt): z.output<typeof s.attempt> {
     error: errorView(a.error),
     result: a.result,
   };
-}
-
-export function pageView<T, V>(p: Page<T>, view: (item: T) => V): { items: V[]; nextCursor: string | null } {
-  return { items: p.items.map(view), nextCursor: p.nextCursor ?? null };
 }
 
 /** The tenant as its own API key sees it; `now` decides whether the previous secret is still signed with. */
