@@ -35,6 +35,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How many tenants get their own value of the `tenant` metric label; the rest share `other`. */
   metricsTenantLabels: number;
+  /** The bearer token GET /metrics requires (and then shows tenant labels); null: open, no tenant ids. */
+  metricsToken: string | null;
   // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
   // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
   /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
@@ -212,6 +214,16 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Tenants (first seen first) whose id becomes a metric label value; the rest are counted as `other`.',
     schema: int(0, 1000),
   },
+  {
+    key: 'metricsToken',
+    env: 'PUNCTUAL_METRICS_TOKEN',
+    default: undefined,
+    expect: 'a secret of 16 to 512 visible ASCII characters',
+    doc:
+      'When set, GET /metrics requires `Authorization: Bearer <token>` and shows per-tenant series; unset, ' +
+      '/metrics is open and sums them over tenants (no tenant id).',
+    schema: z.string().regex(/^[\x21-\x7e]{16,512}$/),
+  },
   ...TARGET_SETTINGS,
 ];
 
@@ -233,6 +245,7 @@ export const CONFIG_FILE_ENV = 'PUNCTUAL_CONFIG';
 function show(key: keyof Config, v: Raw): string {
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   // A database URL may carry a password: show its scheme and host only.
+  if (key === 'metricsToken') return '"***"';
   const safe = key === 'databaseUrl' ? text.replace(/\/\/[^@/]*@/, '//***@') : text;
   return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
 }
@@ -345,5 +358,6 @@ export function loadConfig(
     webhookSecretGraceMs: get<number>('webhookSecretGraceMs'),
     shutdownGraceMs: get<number>('shutdownGraceMs'),
     metricsTenantLabels: get<number>('metricsTenantLabels'),
+    metricsToken: get<string | undefined>('metricsToken') ?? null,
   });
 }

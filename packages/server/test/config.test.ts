@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       webhookSecretGraceMs: 24 * 3_600_000,
       shutdownGraceMs: 10_000,
       metricsTenantLabels: 20,
+      metricsToken: null,
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
         PUNCTUAL_WEBHOOK_SECRET_GRACE: '2h',
         PUNCTUAL_SHUTDOWN_GRACE: 'PT30S',
         PUNCTUAL_METRICS_TENANT_LABELS: '0',
+        PUNCTUAL_METRICS_TOKEN: 'scrape-token-0123456789',
       },
       noFile,
     );
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
       webhookSecretGraceMs: 7_200_000,
       shutdownGraceMs: 30_000,
       metricsTenantLabels: 0,
+      metricsToken: 'scrape-token-0123456789',
     });
   });
 

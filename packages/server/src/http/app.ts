@@ -43,7 +43,8 @@ import { tenantRoutes } from './routes/tenant.js';
 export interface AppOptions {
   scheduler: Scheduler;
   tenants: TenantStore;
-  config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'>;
+  config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'> &
+    Partial<Pick<Config, 'metricsToken'>>;
   /** Default: a silent logger. */
   logger?: Logger;
   /** Without it there is no /metrics route. */
@@ -262,7 +263,11 @@ export function buildApp(opts: AppOptions) {
   void app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  void app.register(healthRoutes, { scheduler, metrics: opts.metrics });
+  void app.register(healthRoutes, {
+    scheduler,
+    metrics: opts.metrics,
+    metricsToken: config.metricsToken ?? null,
+  });
   void app.register(dashboardRoutes);
 
   void app.register(
