@@ -34,6 +34,9 @@ export const ERROR_CODES = {
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
+  STORAGE_CORRUPT:
+    'the database reported damaged pages or a file that is not a database (SQLITE_CORRUPT, SQLITE_NOTADB, XX001)',
+  STORAGE_FULL: 'the disk holding the database is full (SQLITE_FULL, PostgreSQL 53100 disk_full)',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',

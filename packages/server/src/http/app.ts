@@ -19,6 +19,7 @@ import { pino, type Logger } from 'pino';
 import {
   DEFAULT_SCRIPT_LIMITS,
   hasKv,
+  storageError,
   type Clock,
   type KvLimits,
   type KvStore,
@@ -31,6 +32,7 @@ import { authenticate } from './auth.js';
 import { z } from 'zod';
 import { errorBody, HttpError, toErrorReply } from './errors.js';
 import { PageCursors } from './page-cursors.js';
+import { StorageHealth } from './storage-health.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
@@ -61,6 +63,8 @@ export interface AppOptions {
    * instance sharing the database accepts the others' cursors). Default: a random one for this app.
    */
   cursorSecret?: string;
+  /** What is known of the database's storage (damaged, full). Default: one of this app's own. */
+  storage?: StorageHealth;
 }
 
 /** Key-value store routes for the options: the given store, else the scheduler's own (when it keeps one). */
@@ -71,6 +75,9 @@ function kvOf(opts: AppOptions): { store: KvStore; limits: KvLimits } | null {
   const d = DEFAULT_SCRIPT_LIMITS;
   return { store, limits: { maxKeys: d.kvMaxKeys, maxValueBytes: d.kvMaxValueBytes } };
 }
+
+/** Methods that change something. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The query string of a route that takes none. */
 const noQuery = z.object({}).strict();
@@ -205,7 +212,20 @@ export function buildApp(opts: AppOptions) {
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('api', null as never);
 
+  const storage = opts.storage ?? new StorageHealth(app.log, () => clock.now());
+  // The engine's errors and writes tell about the storage too.
+  const unsubscribe = [
+    scheduler.on('error', ({ error, where }) => void storage.observe(error, where)),
+    ...(['run:scheduled', 'run:started', 'run:succeeded', 'run:retrying', 'run:dead'] as const).map((e) =>
+      scheduler.on(e, () => storage.wrote()),
+    ),
+  ];
+  app.addHook('onClose', async () => {
+    for (const off of unsubscribe) off();
+  });
+
   app.setErrorHandler((error, request, reply) => {
+    storage.observe(error, `${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
     const r = toErrorReply(error);
     if (r.internal) request.log.error({ err: error }, 'request failed');
     return reply.code(r.status).headers(r.headers).send(r.body);
@@ -216,6 +236,7 @@ export function buildApp(opts: AppOptions) {
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    if (WRITES.has(request.method) && reply.statusCode < 400 && route.startsWith('/v1/')) storage.wrote();
     const seconds = reply.elapsedTime / 1000;
     opts.metrics?.observeHttp(request.method, route, reply.statusCode, seconds);
     const quiet = route === '/healthz' || route === '/readyz' || route === '/metrics';
@@ -265,6 +286,7 @@ export function buildApp(opts: AppOptions) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   void app.register(healthRoutes, {
     scheduler,
+    storage,
     metrics: opts.metrics,
     metricsToken: config.metricsToken ?? null,
   });
@@ -276,6 +298,10 @@ export function buildApp(opts: AppOptions) {
       const cursors = new PageCursors(opts.cursorSecret);
       v1.addHook('onRequest', authenticate({ scheduler, tenants, clock }));
       v1.addHook('onRequest', rateLimit(limiter, config.defaultRateLimit));
+      // A damaged database takes no more writes: they could only spread the damage.
+      v1.addHook('onRequest', async (request) => {
+        if (storage.fault?.kind === 'corrupt' && WRITES.has(request.method)) throw storageError('corrupt');
+      });
       // A route that reads no query string refuses one like the others refuse an unknown field.
       v1.addHook('onRoute', (route) => {
         if (route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: noQuery };

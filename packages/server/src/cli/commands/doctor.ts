@@ -1,9 +1,9 @@
 // `punctual doctor`: checks what `serve` needs before it is run or while it runs, one ✓ / ! / ✗ line each
 // (or {"ok", "checks"} with --json): the configuration, the database, its schema version, the clock offset
 // to a shared database server, tenants and keys, the service's address and the webhook private-target
-// allow-list. It only reads (it never migrates nor creates a database) and exits 1 when a check fails.
+// allow-list, and SQLite's integrity check of the file (quick_check above 1 GiB). It only reads (it never migrates nor creates a database) and exits 1 when a check fails.
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   PostgresStore,
@@ -124,6 +124,7 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
         status,
         message: `${database} opens (journal ${d.journalMode}, synchronous ${d.synchronous})`,
       });
+      checks.push(integrityCheck(store, resolve(config.databasePath)));
     } else if (store instanceof PostgresStore) {
       offset = await store.clockOffset(now);
       checks.push({
@@ -162,6 +163,24 @@ async function databaseChecks(config: Readonly<Config>, now: () => number): Prom
     await store?.close().catch(() => {});
   }
   return checks;
+}
+
+/** Above this size doctor runs SQLite's quick_check (linear time) instead of the full integrity_check. */
+export const QUICK_CHECK_BYTES = 1024 ** 3;
+
+/** SQLite's own check of the file: a damaged page fails it, whatever the other checks say. */
+function integrityCheck(store: SqliteStore, path: string): Check {
+  const quick = statSync(path).size > QUICK_CHECK_BYTES;
+  const pragma = quick ? 'quick_check (the file is over 1 GiB)' : 'integrity_check';
+  const problems = store.integrityCheck({ quick, max: 5 });
+  if (problems.length === 0) return { name: 'integrity', status: 'ok', message: `SQLite ${pragma}: ok` };
+  return {
+    name: 'integrity',
+    status: 'fail',
+    message:
+      `SQLite ${pragma} found damage (${problems.slice(0, 3).join('; ')}): stop the service, keep a copy ` +
+      'of the file, and restore the latest backup (or rebuild it with `sqlite3 <file> .recover`)',
+  };
 }
 
 /** The applied schema version against the one this build migrates to. */

@@ -8,12 +8,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Scheduler } from 'punctual';
 import { z } from 'zod';
 import type { Metrics } from '../../metrics.js';
+import { STORAGE_ADVICE, type StorageHealth } from '../storage-health.js';
 import { errorBody as errorSchema } from '../schemas.js';
 import { errorBody } from '../errors.js';
 
 export interface HealthDeps {
   scheduler: Scheduler;
   metrics?: Metrics | undefined;
+  /** Damage or a full disk reported by the database: not ready while it lasts. */
+  storage?: StorageHealth;
   /** The bearer token /metrics requires; null: open, without tenant ids. */
   metricsToken?: string | null;
 }
@@ -57,6 +60,15 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
       },
     },
     async (request, reply) => {
+      const fault = deps.storage?.fault;
+      if (fault) {
+        return reply.code(503).send(
+          errorBody('NOT_READY', STORAGE_ADVICE[fault.kind], {
+            database: fault.kind,
+            since: new Date(fault.since).toISOString(),
+          }),
+        );
+      }
       if (!deps.scheduler.started) {
         return reply.code(503).send(
           errorBody('NOT_READY', 'the scheduler is not running (starting, migrating or stopping)', {
@@ -67,6 +79,10 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
       try {
         await withTimeout(deps.scheduler.store.nextRunDueAt(), READY_TIMEOUT_MS);
       } catch (e) {
+        const kind = deps.storage?.observe(e, 'readyz');
+        if (kind) {
+          return reply.code(503).send(errorBody('NOT_READY', STORAGE_ADVICE[kind], { database: kind }));
+        }
         request.log.warn({ err: e }, 'readiness: database check failed');
         return reply
           .code(503)
