@@ -147,6 +147,7 @@ describe('script sandbox: bombs', () => {
   it('a script may catch its own out-of-memory and carry on', async () => {
     const { outcome } = await s.deliver(
       'export default () => { try { const a = []; for (;;) a.push(1.5); } catch (e) { return String(e); } }',
+      { timeoutMs: 10_000 }, // only the memory limit may stop it, even on a loaded machine
     );
     expect(valueOf(outcome)).toBe('InternalError: out of memory');
   });
