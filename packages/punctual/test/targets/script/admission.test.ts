@@ -31,7 +31,7 @@ describe('script admission through the engine', () => {
     await flood.put({
       key: 'endless',
       spec: NEVER,
-      target: { script: { source: 'export default () => { for (;;) {} }', timeoutMs: 300 } },
+      target: { script: { source: 'export default () => { for (;;) {} }', timeoutMs: 1000 } },
       policies: { retry: { maxAttempts: 1 }, timeoutMs: 86_400_000 },
     });
     await other.put({
