@@ -1,8 +1,10 @@
 // Script fairness: the service in-process on SQLite (webhook and script targets) and a webhook receiver on
 // 127.0.0.1. Tenant `quiet`'s `@every 1s` webhook lateness (arrival minus scheduledFor) alone, then while
 // tenant `noisy` runs `@every 1s` endless loops and memory bombs; then a trivial script's per-run overhead
-// through the driver. Writes bench/results/<date>-script-fairness.md. `npm run bench:scripts` (or
-// `npx tsx bench/script-fairness.ts [--quick] [--concurrency=N] [--pool=N]`).
+// through the driver. Then the sandbox admission scenarios (bench/script-admission.ts): tenant `flood` triggers
+// 20 endless scripts (timeout 3 s) while tenant `other` triggers a trivial script every 500 ms, and, idle, 10
+// `@every 1s` trivial scripts. Writes bench/results/<date>-script-fairness.md. `npm run bench:scripts` (or
+// `npx tsx bench/script-fairness.ts [--quick] [--concurrency=N] [--pool=N] [--only=admission]`).
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,12 +16,33 @@ import { pino } from 'pino';
 import { generateWebhookSecret, scriptTarget, sqliteStore, type Run } from 'punctual';
 import { loadConfig } from '../packages/server/src/config.js';
 import { createService } from '../packages/server/src/service.js';
+import { measureAdmission } from './script-admission.js';
 import { summary, table } from './stats.js';
 
 const quick = process.argv.includes('--quick');
 /** `--name=value` from the command line. */
 const arg = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const date = new Date().toISOString().slice(0, 10);
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const variant = `${quick ? '-quick' : ''}${arg('concurrency') ? `-c${arg('concurrency')}` : ''}${arg('pool') ? `-p${arg('pool')}` : ''}`;
+
+const admission = await measureAdmission({
+  quick,
+  concurrency: arg('concurrency'),
+  pool: arg('pool'),
+});
+console.log(admission);
+if (arg('only') === 'admission') {
+  const name = `${date}-script-admission${variant}.md`;
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(
+    new URL(`./results/${name}`, import.meta.url),
+    `# Script admission (${date})\n\nMachine: ${machine}.\n\n${admission}\n`,
+  );
+  console.log(`\nwritten to bench/results/${name}`);
+  process.exit(0);
+}
 const PHASE_MS = quick ? 10_000 : 30_000;
 /** Occurrences due in the first moments of a phase are left out: schedules are still being created. */
 const WARMUP_MS = 2_000;
@@ -199,8 +222,6 @@ const overheadMd = table([
     'max ms': overhead.max.toFixed(2),
   },
 ]);
-const date = new Date().toISOString().slice(0, 10);
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const report = [
   `# Script fairness (${date})`,
   '',
@@ -218,10 +239,11 @@ const report = [
   '',
   overheadMd,
   '',
+  admission,
+  '',
 ].join('\n');
 console.log(`${md}\n\n${noisyStats}\n\n${overheadMd}`);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const variant = `${quick ? '-quick' : ''}${arg('concurrency') ? `-c${arg('concurrency')}` : ''}${arg('pool') ? `-p${arg('pool')}` : ''}`;
 const name = `${date}-script-fairness${variant}.md`;
 writeFileSync(new URL(`./results/${name}`, import.meta.url), report);
 console.log(`\nwritten to bench/results/${name}`);

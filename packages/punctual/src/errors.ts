@@ -37,6 +37,9 @@ export const ERROR_CODES = {
   STORE_CLOSED: 'the store was closed',
   STORE_NOT_MIGRATED:
     'the database has no Punctual tables yet: call scheduler.start() or migrate() (or store.migrate()) first',
+  STORAGE_CORRUPT:
+    'the database reported damaged pages or a file that is not a database (SQLITE_CORRUPT, SQLITE_NOTADB, XX001)',
+  STORAGE_FULL: 'the disk holding the database is full (SQLITE_FULL, PostgreSQL 53100 disk_full)',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',

@@ -75,3 +75,4 @@ export type { ScriptPoolStats } from './targets/script/script-pool.js';
 export type { KvStore, KvEntry, KvLimits, KvListQuery } from './store/kv-store.js';
 export { hasKv } from './store/kv-store.js';
 export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
+export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';

@@ -76,6 +76,8 @@ export class Scheduler extends TenantApi {
         waitMs: 25,
       },
       deferMs: 250,
+      // Runs waiting in memory for a saturated target (script sandbox threads); beyond, handed back.
+      maxWaiting: Math.max(100, 10 * options.concurrency),
       settleBatch: 500,
       settleParallel: 2,
       maxSleepMs: options.maxSleepMs,

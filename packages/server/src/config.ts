@@ -38,6 +38,8 @@ export interface Config {
   metricsTenantLabels: number;
   /** Schedules (`[tenant/]key`, `*` for a prefix, comma-separated) with per-schedule metric series. */
   metricsScheduleLabels: string;
+  /** The bearer token GET /metrics requires (and then shows tenant labels); null: open, no tenant ids. */
+  metricsToken: string | null;
   // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
   // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
   /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
@@ -223,6 +225,14 @@ export const SETTINGS: readonly Setting[] = [
       'a comma-separated list of schedule keys, each optionally tenant/ first and * last (acme/billing.*)',
     doc: 'Schedules given series of their own in the per-schedule metrics (last success). Default: none.',
     schema: z.string().max(10_000).refine(isSchedulePatternList),
+    key: 'metricsToken',
+    env: 'PUNCTUAL_METRICS_TOKEN',
+    default: undefined,
+    expect: 'a secret of 16 to 512 visible ASCII characters',
+    doc:
+      'When set, GET /metrics requires `Authorization: Bearer <token>` and shows per-tenant series; unset, ' +
+      '/metrics is open and sums them over tenants (no tenant id).',
+    schema: z.string().regex(/^[\x21-\x7e]{16,512}$/),
   },
   ...TARGET_SETTINGS,
 ];
@@ -245,6 +255,7 @@ export const CONFIG_FILE_ENV = 'PUNCTUAL_CONFIG';
 function show(key: keyof Config, v: Raw): string {
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   // A database URL may carry a password: show its scheme and host only.
+  if (key === 'metricsToken') return '"***"';
   const safe = key === 'databaseUrl' ? text.replace(/\/\/[^@/]*@/, '//***@') : text;
   return JSON.stringify(safe.length > 80 ? `${safe.slice(0, 77)}...` : safe);
 }
@@ -358,5 +369,6 @@ export function loadConfig(
     shutdownGraceMs: get<number>('shutdownGraceMs'),
     metricsTenantLabels: get<number>('metricsTenantLabels'),
     metricsScheduleLabels: get<string>('metricsScheduleLabels'),
+    metricsToken: get<string | undefined>('metricsToken') ?? null,
   });
 }

@@ -4,7 +4,8 @@
 // HTTP requests, fed by scheduler events; queue depth and schedules by state read from the store's stats on
 // each scrape, and the script sandbox's threads read from its pool. Label values stay bounded: routes are
 // templates, only the first N tenants get a `tenant` label value, and only the schedules the operator names
-// get a `schedule` label.
+// get a `schedule` label. The registry always keeps the tenant series; `render({ tenants: false })` sums them
+// over tenants, so an open scrape reveals no tenant id.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock, Run, Scheduler, ScriptPoolStats, Store } from 'punctual';
@@ -39,6 +40,30 @@ interface ScheduleFacts {
   timeoutMs: number | null;
 }
 const FINAL = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
+
+/** The counters that carry a `tenant` label. */
+const TENANT_METRICS = new Set(['punctual_runs_finished_total', 'punctual_schedule_not_fired_total']);
+
+const escapeLabel = (v: string): string =>
+  v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+
+/** A counter's text exposition with its `tenant` label removed and the values summed over it. */
+function withoutTenants(m: Awaited<ReturnType<Counter['get']>>): string {
+  const sums = new Map<string, number>();
+  for (const { labels, value } of m.values) {
+    const rest = Object.entries(labels)
+      .filter(([k]) => k !== 'tenant')
+      .map(([k, v]) => `${k}="${escapeLabel(String(v))}"`)
+      .join(',');
+    sums.set(rest, (sums.get(rest) ?? 0) + value);
+  }
+  const lines = [
+    `# HELP ${m.name} ${m.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`,
+    `# TYPE ${m.name} ${m.type}`,
+  ];
+  for (const [labels, value] of sums) lines.push(`${m.name}${labels ? `{${labels}}` : ''} ${value}`);
+  return lines.join('\n');
+}
 
 /** Maps tenant ids to label values, keeping the label's cardinality at most `limit + 1`. */
 class TenantLabels {
@@ -228,10 +253,23 @@ export class Metrics {
     });
   }
 
-  /** Text exposition for GET /metrics; reads the store's stats first (one query per scrape). */
-  async render(): Promise<string> {
+  /**
+   * Text exposition for GET /metrics; reads the store's stats first (one query per scrape). With `tenants:
+   * false`, series labelled by tenant are summed over tenants and shown without the label.
+   */
+  async render(opts: { tenants: boolean } = { tenants: true }): Promise<string> {
     await this.#refreshStoreGauges();
-    return this.registry.metrics();
+    if (opts.tenants) return this.registry.metrics();
+    const parts: string[] = [];
+    for (const { name } of this.registry.getMetricsAsArray()) {
+      const counter = TENANT_METRICS.has(name) ? this.registry.getSingleMetric(name) : undefined;
+      parts.push(
+        counter
+          ? withoutTenants(await (counter as Counter).get())
+          : await this.registry.getSingleMetricAsString(name),
+      );
+    }
+    return `${parts.join('\n')}\n`;
   }
 
   get contentType(): string {

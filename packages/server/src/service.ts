@@ -5,6 +5,7 @@
 // never print the bootstrap key itself (serve does, once) nor log a broker URL.
 
 import type { AddressInfo } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import {
   AddressGuard,
   DEFAULT_SCRIPT_LIMITS,
@@ -31,6 +32,7 @@ import {
 import { scriptLimitsOf } from './config-targets.js';
 import { localUrl, type Config } from './config.js';
 import { buildApp, type App } from './http/app.js';
+import { StorageHealth } from './http/storage-health.js';
 import { createLogger, logSchedulerEvents, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { openStore } from './store-from-config.js';
@@ -182,7 +184,23 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
   const kv: { store: KvStore; limits: KvLimits } | null = hasKv(store)
     ? { store, limits: kvLimitsOf(config, scripts) }
     : null;
-  const app = buildApp({ scheduler, tenants, config, logger, metrics, clock: scheduler.clock, kv });
+  // Page cursors are signed with a key derived from the database's address: every instance on the same
+  // database accepts the others' cursors, and no client knows it.
+  const cursorSecret = config.databaseUrl ?? `sqlite:${resolvePath(config.databasePath)}`;
+  const storage = new StorageHealth(logger, () => scheduler.clock.now());
+  // A damaged database takes no more writes, the engine's included (each could spread the damage).
+  storage.onCorrupt(() => void scheduler.stop({ graceMs: 0 }).catch(() => {}));
+  const app = buildApp({
+    storage,
+    scheduler,
+    tenants,
+    config,
+    logger,
+    metrics,
+    clock: scheduler.clock,
+    kv,
+    cursorSecret,
+  });
 
   let closing: Promise<void> | undefined;
   return {

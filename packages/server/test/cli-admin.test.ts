@@ -3,7 +3,7 @@
 // its hash is stored), and doctor's checks pass, warn and fail as documented, with exit codes.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -225,6 +225,30 @@ describe('punctual doctor', () => {
     db.close();
   });
 
+  it('fails on a SQLite file with damaged pages (SQLite integrity check), whatever the other checks say', async () => {
+    await run(tenantsCreate, { env, name: 'acme' });
+    await run(keysCreate, { env, tenant: 'acme' });
+    const db = new Database(path);
+    db.exec('CREATE TABLE filler (v TEXT)');
+    const insert = db.prepare('INSERT INTO filler VALUES (?)');
+    for (let i = 0; i < 500; i++) insert.run('x'.repeat(500));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    expect((await doctorJson()).ok).toBe(true);
+    // 16 KiB of pages overwritten in the middle of the file.
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.alloc(16_384, 0xa5), 0, 16_384, Math.floor(statSync(path).size / 8192) * 4096);
+    closeSync(fd);
+    const r = await doctorJson();
+    expect(r.code).toBe(1);
+    expect(r.ok).toBe(false);
+    expect(check(r.checks, 'integrity')).toMatchObject({ status: 'fail' });
+    expect(check(r.checks, 'integrity')?.message).toMatch(/integrity_check found damage .*restore/);
+    const human = await run(doctor, { env, fetch: refuse as typeof fetch });
+    expect(human.out).toContain('✗ integrity: SQLite integrity_check found damage');
+    expect(human.out).not.toContain('all checks passed');
+  });
+
   it('passes on a migrated database with a tenant and a key, and prints ✓ lines', async () => {
     await run(tenantsCreate, { env, name: 'acme' });
     await run(keysCreate, { env, tenant: 'acme' });
@@ -238,6 +262,7 @@ describe('punctual doctor', () => {
     expect(r.checks.map((c) => c.name)).toEqual([
       'configuration',
       'database',
+      'integrity',
       'schema',
       'clock',
       'tenants',

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       metricsTenantLabels: 20,
       metricsScheduleLabels: '',
+      metricsToken: null,
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
         PUNCTUAL_SHUTDOWN_GRACE: 'PT30S',
         PUNCTUAL_METRICS_TENANT_LABELS: '0',
         PUNCTUAL_METRICS_SCHEDULE_LABELS: 'nightly-report, acme/billing.*',
+        PUNCTUAL_METRICS_TOKEN: 'scrape-token-0123456789',
       },
       noFile,
     );
@@ -82,6 +84,7 @@ describe('loadConfig', () => {
       shutdownGraceMs: 30_000,
       metricsTenantLabels: 0,
       metricsScheduleLabels: 'nightly-report, acme/billing.*',
+      metricsToken: 'scrape-token-0123456789',
     });
   });
 

@@ -2,6 +2,8 @@
 // delivering, and settles each attempt. Claims and settlements are batched into shared store transactions.
 // A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and cannot settle: the store
 // refuses its stale token. It never decides policy itself: the domain maps outcomes to next states.
+// A run whose target is saturated for it waits in memory (lease kept, no slot held, nothing written) and is
+// admitted when the target has room (engine/waiting-runs.ts); it never loops through the store.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
@@ -17,6 +19,7 @@ import type { TargetDriver } from '../targets/target.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
+import { WaitingRuns } from './waiting-runs.js';
 
 export interface WorkerOptions {
   workerId: string;
@@ -39,8 +42,13 @@ export interface WorkerOptions {
    */
   settleParallel: number;
   maxSleepMs: number;
-  /** How long a run whose target is saturated waits before it is claimed again. */
+  /**
+   * How often runs waiting for a saturated target are offered to it again (besides whenever a delivery
+   * ends), and how long a run is handed back to the store for when `maxWaiting` runs already wait.
+   */
   deferMs: number;
+  /** Most claimed runs waiting in memory for a saturated target; beyond it a run is handed back. */
+  maxWaiting: number;
   /** Results larger than this (JSON bytes) are replaced by a marker. */
   maxResultBytes: number;
   random: () => number;
@@ -53,6 +61,8 @@ interface InFlight {
   startedAt: number;
   /** Waiting in the prefetch buffer, not delivering yet. */
   buffered: boolean;
+  /** Waiting for its saturated target to have room (not delivering, holds no slot). */
+  waiting: boolean;
   /** The delivery ended (finished or dropped): its slot is free. */
   done: boolean;
   settled: boolean;
@@ -75,6 +85,7 @@ export class Worker {
   #buffer: InFlight[] = [];
   readonly #prefetch: PrefetchSizer;
   readonly #settlements: SettlementPipeline;
+  readonly #waiting: WaitingRuns<InFlight>;
 
   constructor(
     private readonly store: Store,
@@ -84,6 +95,13 @@ export class Worker {
     private readonly opts: WorkerOptions,
   ) {
     this.#prefetch = new PrefetchSizer({ concurrency: opts.concurrency, ...opts.prefetch });
+    this.#waiting = new WaitingRuns<InFlight>(clock, {
+      max: opts.maxWaiting,
+      recheckMs: opts.deferMs,
+      recheck: () => {
+        if (!this.#stopping) this.#startBuffered();
+      },
+    });
     this.#settlements = new SettlementPipeline(
       store,
       clock,
@@ -142,7 +160,10 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     // Runs that never started go back at once.
-    for (const f of this.#buffer.splice(0)) this.#handBack(f, this.clock.now());
+    for (const f of [...this.#buffer.splice(0), ...this.#waiting.takeAll()]) {
+      f.waiting = false;
+      this.#handBack(f, this.clock.now());
+    }
     if (this.#executing > 0) {
       await new Promise<void>((resolve) => {
         const cancel = this.clock.setTimer(this.clock.now() + graceMs, () => resolve());
@@ -207,6 +228,7 @@ export class Worker {
         abort: new AbortController(),
         startedAt: now,
         buffered: true,
+        waiting: false,
         done: false,
         settled: false,
         cancelTimeout: () => {},
@@ -219,20 +241,38 @@ export class Worker {
   }
 
   #startBuffered(): void {
+    // Runs waiting for room first (they were claimed earlier), each when its target admits it.
+    for (const flight of this.#waiting.admit(
+      () => this.#executing < this.opts.concurrency,
+      (f) => !this.#saturated(f),
+    )) {
+      flight.waiting = false;
+      this.#deliver(flight);
+    }
     while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) {
       const flight = this.#buffer.shift()!;
-      const driver = this.targets.get(targetKind(flight.claimed.schedule.target));
-      if (driver?.saturated?.()) this.#defer(flight);
+      if (this.#saturated(flight)) this.#wait(flight);
       else this.#deliver(flight);
     }
   }
 
+  /** Whether the run's target cannot take this run now (per run: a target may admit tenants in turn). */
+  #saturated(flight: InFlight): boolean {
+    const driver = this.targets.get(targetKind(flight.claimed.schedule.target));
+    return driver?.saturated?.(flight.claimed.run) ?? false;
+  }
+
   /**
-   * Hands a run back for a moment, without using an attempt, because its target is saturated: it must not
-   * hold a slot that another target's runs could use.
+   * A run whose target is saturated waits in memory, holding no slot that another target's runs could use,
+   * until the target admits it. Only when too many already wait is it handed back to the store for a
+   * moment (no attempt used).
    */
-  #defer(flight: InFlight): void {
+  #wait(flight: InFlight): void {
     flight.buffered = false;
+    if (this.#waiting.add(flight)) {
+      flight.waiting = true;
+      return;
+    }
     flight.done = true;
     this.#handBack(flight, this.clock.now() + this.opts.deferMs);
   }
@@ -352,7 +392,11 @@ export class Worker {
     f.abort.abort(new Error(why));
     f.cancelTimeout();
     if (f.buffered) this.#buffer = this.#buffer.filter((b) => b !== f);
-    else if (!f.done) this.#release(f);
+    else if (f.waiting) {
+      this.#waiting.remove(f);
+      f.waiting = false;
+      f.done = true;
+    } else if (!f.done) this.#release(f);
     this.#inFlight.delete(f.claimed.run.id);
     this.bus.emit('lease:lost', { runId: f.claimed.run.id });
   }

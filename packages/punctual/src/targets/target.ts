@@ -25,11 +25,13 @@ export interface TargetDriver {
   validate?(target: Target, payload: Json | null): void;
   deliver(delivery: Delivery): Promise<Outcome>;
   /**
-   * Optional back-pressure: true while the driver cannot start another delivery soon (e.g. every sandbox
-   * thread busy and a queue behind them). The worker then hands the run back for a moment instead of
-   * holding one of its slots, so runs of other targets and other tenants keep flowing.
+   * Optional back-pressure: true while the driver cannot take `run` soon (e.g. every sandbox thread busy and
+   * this run's tenant already has a run queued). The worker then keeps the run waiting in memory, holding
+   * none of its slots, and offers it again whenever one of its deliveries ends (and every few hundred ms),
+   * oldest first; so runs of other targets keep flowing, and a driver that answers per tenant admits another
+   * tenant's run ahead of a flooding tenant's.
    */
-  saturated?(): boolean;
+  saturated?(run: Run): boolean;
   /** Releases what the driver holds (broker connections). The scheduler calls it from `close()`. */
   close?(): Promise<void>;
 }

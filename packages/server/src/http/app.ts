@@ -19,6 +19,7 @@ import { pino, type Logger } from 'pino';
 import {
   DEFAULT_SCRIPT_LIMITS,
   hasKv,
+  storageError,
   type Clock,
   type KvLimits,
   type KvStore,
@@ -28,7 +29,10 @@ import {
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
-import { errorBody, toErrorReply } from './errors.js';
+import { z } from 'zod';
+import { errorBody, HttpError, toErrorReply } from './errors.js';
+import { PageCursors } from './page-cursors.js';
+import { StorageHealth } from './storage-health.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
@@ -41,7 +45,8 @@ import { tenantRoutes } from './routes/tenant.js';
 export interface AppOptions {
   scheduler: Scheduler;
   tenants: TenantStore;
-  config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'>;
+  config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'> &
+    Partial<Pick<Config, 'metricsToken'>>;
   /** Default: a silent logger. */
   logger?: Logger;
   /** Without it there is no /metrics route. */
@@ -53,6 +58,13 @@ export interface AppOptions {
    * one, with the script target's default quotas. null: no /v1/kv routes.
    */
   kv?: { store: KvStore; limits: KvLimits } | null;
+  /**
+   * The secret page cursors are signed with (the service derives it from the database's address, so every
+   * instance sharing the database accepts the others' cursors). Default: a random one for this app.
+   */
+  cursorSecret?: string;
+  /** What is known of the database's storage (damaged, full). Default: one of this app's own. */
+  storage?: StorageHealth;
 }
 
 /** Key-value store routes for the options: the given store, else the scheduler's own (when it keeps one). */
@@ -62,6 +74,22 @@ function kvOf(opts: AppOptions): { store: KvStore; limits: KvLimits } | null {
   if (!hasKv(store)) return null;
   const d = DEFAULT_SCRIPT_LIMITS;
   return { store, limits: { maxKeys: d.kvMaxKeys, maxValueBytes: d.kvMaxValueBytes } };
+}
+
+/** Methods that change something. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The query string of a route that takes none. */
+const noQuery = z.object({}).strict();
+
+/** Whether every percent-escape of a query string is valid (and encodes UTF-8). */
+function decodable(query: string): boolean {
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -139,6 +167,24 @@ export function buildApp(opts: AppOptions) {
       const r = toErrorReply(error);
       void (reply as FastifyReply).code(r.status).headers(r.headers).send(r.body);
     },
+    // A request Node's parser refuses (raw control or non-ASCII bytes in the request line, a broken header)
+    // never reaches a route: answer it in the one error shape too, then close the connection.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const body = JSON.stringify(
+        errorBody(
+          'MALFORMED_REQUEST',
+          'the request could not be read (bad bytes in the request line or headers)',
+        ),
+      );
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -154,10 +200,32 @@ export function buildApp(opts: AppOptions) {
     parseJson(request, text, done);
   });
 
+  // A query string with a bad percent-escape (`?prefix=%ZZ`) is refused like the same escape in the path,
+  // instead of reaching a route as the literal text.
+  app.addHook('onRequest', async (request) => {
+    const q = request.url.indexOf('?');
+    if (q >= 0 && !decodable(request.url.slice(q + 1))) {
+      throw new HttpError(400, 'MALFORMED_REQUEST', 'the URL is not valid (bad percent-encoding?)');
+    }
+  });
+
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('api', null as never);
 
+  const storage = opts.storage ?? new StorageHealth(app.log, () => clock.now());
+  // The engine's errors and writes tell about the storage too.
+  const unsubscribe = [
+    scheduler.on('error', ({ error, where }) => void storage.observe(error, where)),
+    ...(['run:scheduled', 'run:started', 'run:succeeded', 'run:retrying', 'run:dead'] as const).map((e) =>
+      scheduler.on(e, () => storage.wrote()),
+    ),
+  ];
+  app.addHook('onClose', async () => {
+    for (const off of unsubscribe) off();
+  });
+
   app.setErrorHandler((error, request, reply) => {
+    storage.observe(error, `${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
     const r = toErrorReply(error);
     if (r.internal) request.log.error({ err: error }, 'request failed');
     return reply.code(r.status).headers(r.headers).send(r.body);
@@ -168,6 +236,7 @@ export function buildApp(opts: AppOptions) {
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    if (WRITES.has(request.method) && reply.statusCode < 400 && route.startsWith('/v1/')) storage.wrote();
     const seconds = reply.elapsedTime / 1000;
     opts.metrics?.observeHttp(request.method, route, reply.statusCode, seconds);
     const quiet = route === '/healthz' || route === '/readyz' || route === '/metrics';
@@ -215,19 +284,33 @@ export function buildApp(opts: AppOptions) {
   void app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  void app.register(healthRoutes, { scheduler, metrics: opts.metrics });
+  void app.register(healthRoutes, {
+    scheduler,
+    storage,
+    metrics: opts.metrics,
+    metricsToken: config.metricsToken ?? null,
+  });
   void app.register(dashboardRoutes);
 
   void app.register(
     async (v1) => {
       const limiter = new RateLimiter(clock);
+      const cursors = new PageCursors(opts.cursorSecret);
       v1.addHook('onRequest', authenticate({ scheduler, tenants, clock }));
       v1.addHook('onRequest', rateLimit(limiter, config.defaultRateLimit));
-      await v1.register(scheduleRoutes, { tenants, clock });
-      await v1.register(runRoutes);
+      // A damaged database takes no more writes: they could only spread the damage.
+      v1.addHook('onRequest', async (request) => {
+        if (storage.fault?.kind === 'corrupt' && WRITES.has(request.method)) throw storageError('corrupt');
+      });
+      // A route that reads no query string refuses one like the others refuse an unknown field.
+      v1.addHook('onRoute', (route) => {
+        if (route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: noQuery };
+      });
+      await v1.register(scheduleRoutes, { tenants, clock, cursors });
+      await v1.register(runRoutes, { cursors });
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
-      if (kv) await v1.register(kvRoutes, { ...kv, clock });
+      if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
     },
     { prefix: '/v1' },
   );

@@ -5,7 +5,7 @@
 
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isPunctualError, type ErrorCode } from 'punctual';
+import { isPunctualError, storageError, storageFault, type ErrorCode } from 'punctual';
 
 /** Codes only the service raises (documented in docs/errors.md, "Service"). Never renamed, never reused. */
 export const SERVICE_ERROR_CODES = {
@@ -62,6 +62,9 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   SCHEMA_TOO_NEW: 503,
   STORE_CLOSED: 503,
   STORE_NOT_MIGRATED: 503,
+  // Storage faults keep their own code (toErrorReply); a full disk also says when to retry.
+  STORAGE_CORRUPT: 503,
+  STORAGE_FULL: 503,
   // Run errors are recorded on runs, never thrown at an API caller; if one escapes it is the service's fault.
   ATTEMPT_TIMEOUT: 500,
   ATTEMPT_FAILED: 500,
@@ -200,6 +203,17 @@ export function toErrorReply(err: unknown): ErrorReply {
       status: err.status,
       body: errorBody(err.code, err.message, err.details),
       headers: err.headers,
+      internal: false,
+    };
+  }
+  const fault = storageFault(err);
+  if (fault !== null) {
+    const e = storageError(fault);
+    return {
+      status: 503,
+      body: errorBody(e.code, e.message),
+      // A full disk may have room soon; damage needs the operator.
+      headers: fault === 'full' ? { 'retry-after': '30' } : {},
       internal: false,
     };
   }

@@ -3,7 +3,7 @@
 // has no use for (schedule ids, lease owners, worker ids), stacks other than a script's own (see
 // error-details-view.ts), or another tenant's data.
 
-import type { Attempt, Page, Run, Schedule, Tenant } from 'punctual';
+import type { Attempt, Run, Schedule, Tenant } from 'punctual';
 import type { z } from 'zod';
 import { errorView } from './error-details-view.js';
 import type * as s from './schemas.js';
@@ -71,10 +71,6 @@ export function attemptView(a: Attempt): z.output<typeof s.attempt> {
     error: errorView(a.error),
     result: a.result,
   };
-}
-
-export function pageView<T, V>(p: Page<T>, view: (item: T) => V): { items: V[]; nextCursor: string | null } {
-  return { items: p.items.map(view), nextCursor: p.nextCursor ?? null };
 }
 
 /** The tenant as its own API key sees it; `now` decides whether the previous secret is still signed with. */

@@ -45,9 +45,59 @@ describe('/healthz and /readyz', () => {
   });
 });
 
+const TOKEN = 'metrics-token-0123456789';
+
+/** Two tenants' schedules, one run each, and one 404: what the /metrics tests read. */
+async function twoTenantsRan(): Promise<void> {
+  await t.request({ method: 'PUT', url: '/v1/schedules/k', as: 'acme', payload: scheduleBody() });
+  await t.request({ method: 'PUT', url: '/v1/schedules/k', as: 'globex', payload: scheduleBody() });
+  const done = new Promise<void>((resolve) => {
+    let n = 0;
+    t.scheduler.on('run:succeeded', () => ++n === 2 && resolve());
+  });
+  await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'acme' });
+  await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'globex' });
+  await done;
+}
+
 describe('/metrics', () => {
-  it('exposes run, queue, schedule and HTTP metrics in Prometheus text', async () => {
+  it('without a metrics token: open, and no tenant id in any series (summed over tenants)', async () => {
     t = await testApp({ start: true, metrics: true });
+    await twoTenantsRan();
+    const res = await t.request({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/tenant=/);
+    expect(res.body).not.toMatch(/acme|globex/);
+    expect(res.body).toMatch(/punctual_runs_finished_total\{state="succeeded",target="handler"\} 2/);
+    expect(res.body).toMatch(/# TYPE punctual_schedule_not_fired_total counter/);
+  });
+
+  it('with a metrics token: refused without it or with another, tenant series with it', async () => {
+    t = await testApp({ start: true, metrics: true, config: { metricsToken: TOKEN } });
+    await twoTenantsRan();
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', TOKEN, `Basic ${TOKEN}`]) {
+      const res = await t.request({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.statusCode, authorization).toBe(401);
+      expect(json(res).error.code).toBe('UNAUTHORIZED');
+      expect(res.body).not.toMatch(/acme/);
+    }
+    const res = await t.request({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(
+      /punctual_runs_finished_total\{state="succeeded",target="handler",tenant="acme"\} 1/,
+    );
+  });
+
+  it('exposes run, queue, schedule and HTTP metrics in Prometheus text', async () => {
+    t = await testApp({ start: true, metrics: true, config: { metricsToken: TOKEN } });
     await t.request({ method: 'PUT', url: '/v1/schedules/k', as: 'acme', payload: scheduleBody() });
     await t.request({ method: 'PUT', url: '/v1/schedules/k', as: 'globex', payload: scheduleBody() });
     const done = new Promise<void>((resolve) => {
@@ -59,7 +109,11 @@ describe('/metrics', () => {
     await done;
     await t.request({ method: 'GET', url: '/v1/schedules/nope', as: 'acme' });
 
-    const res = await t.request({ method: 'GET', url: '/metrics' });
+    const res = await t.request({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     const text = res.body;

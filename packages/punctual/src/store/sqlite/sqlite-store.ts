@@ -27,6 +27,7 @@ import type {
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
+import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
@@ -67,6 +68,24 @@ export class SqliteStore implements Store, TenantStore, KvStore {
       synchronous: sync[Number(this.sql.pragma('synchronous'))] ?? 'FULL',
       schemaVersion: this.sql.read(() => schemaVersion(this.sql.db)),
     };
+  }
+
+  /**
+   * SQLite's own check of the file: [] when it is sound, else up to `max` problems as SQLite words them.
+   * `quick`: PRAGMA quick_check (linear time; does not check that indexes agree with their tables) instead
+   * of integrity_check. Reads only.
+   */
+  integrityCheck(opts: { quick?: boolean; max?: number } = {}): string[] {
+    const max = Math.max(1, Math.trunc(opts.max ?? 10));
+    const pragma = `${opts.quick === true ? 'quick_check' : 'integrity_check'}(${max})`;
+    try {
+      const rows = this.sql.read(() => this.sql.db.pragma(pragma)) as Record<string, unknown>[];
+      const lines = rows.map((r) => String(Object.values(r)[0]));
+      return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
+    } catch (e) {
+      if (storageFault(e) === 'corrupt') return [e instanceof Error ? e.message : String(e)];
+      throw e;
+    }
   }
 
   async migrate(): Promise<void> {

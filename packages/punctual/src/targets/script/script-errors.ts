@@ -63,8 +63,10 @@ export function guestEnding(
   if (d.message === 'stack overflow') {
     return new Stop('SCRIPT_OUT_OF_MEMORY', 'the script ran out of stack (stack overflow)', false, d.stack);
   }
-  // With no memory left even for an error object, QuickJS throws null.
-  if (d.value === 'null' && facts.memoryFull()) {
+  // With no memory left even for an error object, QuickJS throws null, or a value that cannot be described
+  // (describing it needs memory too): a promise flood ends this way.
+  const undescribed = d.name === undefined && d.message === undefined && d.value === undefined;
+  if ((d.value === 'null' || undescribed) && facts.memoryFull()) {
     return new Stop('SCRIPT_OUT_OF_MEMORY', 'the script ran out of memory', false);
   }
   if (d.code !== undefined && HOST_CODES.includes(d.code) && facts.issued.has(d.code)) {

@@ -1,5 +1,7 @@
 // The pool of sandbox threads (worker_threads): a fixed number of threads, one script at a time each, jobs
-// queued per tenant and taken in turn (one tenant's flood waits behind itself, not in front of others),
+// queued per tenant and taken in turn, the tenant with the fewest running first (one tenant's flood waits
+// behind itself, not in front of others), admission advice for the worker (`admits`: a free thread, or one
+// queued job per tenant, at most `size` queued in all),
 // host calls answered for the job's tenant, and a thread that does not stop by its deadline plus a hard
 // margin, or that dies, terminated and replaced. It must never run a job on a thread that is not ready.
 
@@ -121,6 +123,20 @@ export class ScriptPool {
       queued: this.#queued,
       replaced: this.#replaced,
     };
+  }
+
+  /**
+   * Whether a job of `tenantId` should be given to the pool now: a thread is free for it, or the tenant has
+   * no job queued yet and fewer than `size` jobs are queued in all. More would only wait here while holding
+   * an engine slot; the engine keeps them waiting instead and asks again when a run ends. Without a tenant:
+   * whether a thread is free or fewer than `size` jobs are queued.
+   */
+  admits(tenantId?: string): boolean {
+    const size = this.#threads.length;
+    const busy = this.#threads.filter((t) => t.active !== undefined).length;
+    if (busy + this.#queued < size) return true;
+    if (this.#queued >= size) return false;
+    return tenantId === undefined || (this.#queues.get(tenantId)?.length ?? 0) === 0;
   }
 
   /** Runs a job on the next free thread (tenants take turns); resolves with how it ended. */
@@ -253,15 +269,21 @@ export class ScriptPool {
     }
   }
 
+  /** The next job: of the waiting tenant with the fewest running jobs, in turn order among equals. */
   #dequeue(): Job | undefined {
-    for (const [tenantId, list] of this.#queues) {
-      const j = list.shift()!;
-      this.#queues.delete(tenantId);
-      if (list.length > 0) this.#queues.set(tenantId, list);
-      this.#queued--;
-      return j;
+    let pick: string | undefined;
+    let fewest = Infinity;
+    for (const tenantId of this.#queues.keys()) {
+      const running = this.#threads.filter((t) => t.active?.job.job.tenantId === tenantId).length;
+      if (running < fewest) [pick, fewest] = [tenantId, running];
     }
-    return undefined;
+    if (pick === undefined) return undefined;
+    const list = this.#queues.get(pick)!;
+    const j = list.shift()!;
+    this.#queues.delete(pick); // a served tenant goes to the back of the turn order
+    if (list.length > 0) this.#queues.set(pick, list);
+    this.#queued--;
+    return j;
   }
 
   #dispatch(t: Thread, j: Job): void {

@@ -5,7 +5,7 @@
 
 import type { Json } from '../../domain/json.js';
 import type { Outcome } from '../../domain/outcome.js';
-import type { RunError } from '../../domain/run.js';
+import type { Run, RunError } from '../../domain/run.js';
 import { parseTarget, targetKind, type ScriptTarget, type Target } from '../../domain/target.js';
 import { isPunctualError } from '../../errors.js';
 import type { KvStore } from '../../store/kv-store.js';
@@ -112,10 +112,10 @@ export async function scriptTarget(opts: ScriptTargetOptions): Promise<ScriptTar
     kind: 'script',
     limits,
 
-    // Every thread busy and as many runs again waiting for one: more would only hold worker slots.
-    saturated(): boolean {
-      const st = pool.stats;
-      return st.busy + st.queued >= 2 * poolSize;
+    // Fair admission: a run is taken when a thread is free for it, or when its tenant has none queued yet
+    // (script-pool.ts `admits`); otherwise it waits in the engine, holding no slot, behind its own tenant.
+    saturated(run?: Run): boolean {
+      return !pool.admits(run?.tenantId);
     },
 
     validate(target: Target): void {

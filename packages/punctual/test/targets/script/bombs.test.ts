@@ -74,6 +74,23 @@ describe('script sandbox: bombs', () => {
     await expectEnd('export default () => "x".repeat(1e9)', 'fail:SCRIPT_OUT_OF_MEMORY');
   });
 
+  it('a promise flood (jobs queued faster than they run) ends with SCRIPT_OUT_OF_MEMORY at once', async () => {
+    // Queued jobs fill the memory while the loop never yields; the error object itself cannot be built.
+    // With 8 MiB it used to end as `SCRIPT_FAILED: the script threw` (retried) instead.
+    for (const memoryMb of [8, 16]) {
+      await expectEnd(
+        'export default () => { for (;;) Promise.resolve().then(() => {}); }',
+        'fail:SCRIPT_OUT_OF_MEMORY',
+        memoryMb,
+      );
+      await expectEnd(
+        'export default () => { for (;;) { Promise.resolve().then(() => {}); } }',
+        'fail:SCRIPT_OUT_OF_MEMORY',
+        memoryMb,
+      );
+    }
+  });
+
   it('array bombs (numbers, objects, preallocated, buffers) end with SCRIPT_OUT_OF_MEMORY', async () => {
     await expectEnd(
       'export default () => { const a = []; for (;;) a.push(1.5); }',
@@ -130,6 +147,7 @@ describe('script sandbox: bombs', () => {
   it('a script may catch its own out-of-memory and carry on', async () => {
     const { outcome } = await s.deliver(
       'export default () => { try { const a = []; for (;;) a.push(1.5); } catch (e) { return String(e); } }',
+      { timeoutMs: 10_000 }, // only the memory limit may stop it, even on a loaded machine
     );
     expect(valueOf(outcome)).toBe('InternalError: out of memory');
   });

@@ -1,12 +1,12 @@
 // `punctual doctor`: checks what `serve` needs before it is run or while it runs, one ✓ / ! / ✗ / - line
-// each (or {"ok", "checks"} with --json): the configuration, the database, its schema version, the clock
-// offset to a shared database server, tenants and keys, whether the service answers, and the webhook
-// private-target allow-list. A check ticks only when it ran and passed; one that could not run says so
-// (`skipped`, with why). It only reads (it never migrates nor creates a database) and exits 1 when a check
-// fails.
+// each (or {"ok", "checks"} with --json): the configuration, the database, SQLite's integrity check of the
+// file (quick_check above 1 GiB), its schema version, the clock offset to a shared database server, tenants
+// and keys, whether the service answers, and the webhook private-target allow-list. A check ticks only when
+// it ran and passed; one that could not run says so (`skipped`, with why). It only reads (it never migrates
+// nor creates a database) and exits 1 when a check fails.
 
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import {
   PostgresStore,
   SqliteStore,
@@ -214,6 +214,7 @@ async function databaseChecks(
         status,
         message: `${database} opens (journal ${d.journalMode}, synchronous ${d.synchronous})`,
       });
+      checks.push(integrityCheck(store, resolve(config.databasePath)));
     } else if (store instanceof PostgresStore) {
       offset = await store.clockOffset(now);
       checks.push({
@@ -257,6 +258,24 @@ async function databaseChecks(
     await store?.close().catch(() => {});
   }
   return checks;
+}
+
+/** Above this size doctor runs SQLite's quick_check (linear time) instead of the full integrity_check. */
+export const QUICK_CHECK_BYTES = 1024 ** 3;
+
+/** SQLite's own check of the file: a damaged page fails it, whatever the other checks say. */
+function integrityCheck(store: SqliteStore, path: string): Check {
+  const quick = statSync(path).size > QUICK_CHECK_BYTES;
+  const pragma = quick ? 'quick_check (the file is over 1 GiB)' : 'integrity_check';
+  const problems = store.integrityCheck({ quick, max: 5 });
+  if (problems.length === 0) return { name: 'integrity', status: 'ok', message: `SQLite ${pragma}: ok` };
+  return {
+    name: 'integrity',
+    status: 'fail',
+    message:
+      `SQLite ${pragma} found damage (${problems.slice(0, 3).join('; ')}): stop the service, keep a copy ` +
+      'of the file, and restore the latest backup (or rebuild it with `sqlite3 <file> .recover`)',
+  };
 }
 
 /** The applied schema version against the one this build migrates to. */

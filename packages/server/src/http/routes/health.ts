@@ -1,17 +1,32 @@
 // Operational routes, outside /v1 and without authentication: /healthz (the process answers), /readyz (the
 // scheduler started, so migrations are current, and the database answers within 2 s) and /metrics
-// (Prometheus text). They must never reveal tenant data.
+// (Prometheus text). Without a metrics token they reveal no tenant data: /metrics then sums its per-tenant
+// series over tenants. With PUNCTUAL_METRICS_TOKEN, /metrics requires it as a bearer token and shows them.
 
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Scheduler } from 'punctual';
 import { z } from 'zod';
 import type { Metrics } from '../../metrics.js';
+import { STORAGE_ADVICE, type StorageHealth } from '../storage-health.js';
 import { errorBody as errorSchema } from '../schemas.js';
 import { errorBody } from '../errors.js';
 
 export interface HealthDeps {
   scheduler: Scheduler;
   metrics?: Metrics | undefined;
+  /** Damage or a full disk reported by the database: not ready while it lasts. */
+  storage?: StorageHealth;
+  /** The bearer token /metrics requires; null: open, without tenant ids. */
+  metricsToken?: string | null;
+}
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** Whether the Authorization header carries the token (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer ([\x21-\x7e]+)$/.exec(header ?? '');
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
 }
 
 const READY_TIMEOUT_MS = 2_000;
@@ -45,6 +60,15 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
       },
     },
     async (request, reply) => {
+      const fault = deps.storage?.fault;
+      if (fault) {
+        return reply.code(503).send(
+          errorBody('NOT_READY', STORAGE_ADVICE[fault.kind], {
+            database: fault.kind,
+            since: new Date(fault.since).toISOString(),
+          }),
+        );
+      }
       if (!deps.scheduler.started) {
         return reply.code(503).send(
           errorBody('NOT_READY', 'the scheduler is not running (starting, migrating or stopping)', {
@@ -55,6 +79,10 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
       try {
         await withTimeout(deps.scheduler.store.nextRunDueAt(), READY_TIMEOUT_MS);
       } catch (e) {
+        const kind = deps.storage?.observe(e, 'readyz');
+        if (kind) {
+          return reply.code(503).send(errorBody('NOT_READY', STORAGE_ADVICE[kind], { database: kind }));
+        }
         request.log.warn({ err: e }, 'readiness: database check failed');
         return reply
           .code(503)
@@ -68,9 +96,27 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
     const metrics = deps.metrics;
     app.get(
       '/metrics',
-      { schema: { tags, summary: 'Prometheus metrics', security: [] } },
-      async (_request, reply) => {
-        const text = await metrics.render();
+      {
+        schema: {
+          tags,
+          summary: 'Prometheus metrics',
+          description:
+            'Open unless PUNCTUAL_METRICS_TOKEN is set; then `Authorization: Bearer <token>` is required and ' +
+            'per-tenant series are shown. Open, they are summed over tenants.',
+          security: [],
+        },
+      },
+      async (request, reply) => {
+        const token = deps.metricsToken ?? null;
+        if (token !== null && !bearerMatches(request.headers.authorization, token)) {
+          return reply
+            .code(401)
+            .header('www-authenticate', 'Bearer realm="metrics"')
+            .send(
+              errorBody('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <PUNCTUAL_METRICS_TOKEN>'),
+            );
+        }
+        const text = await metrics.render({ tenants: token !== null });
         return reply.type(metrics.contentType).send(text);
       },
     );

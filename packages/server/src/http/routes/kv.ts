@@ -7,12 +7,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock, Json, KvEntry, KvLimits, KvStore } from 'punctual';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
+import type { PageCursors } from '../page-cursors.js';
 import * as s from '../schemas.js';
 
 export interface KvRouteDeps {
   store: KvStore;
   limits: KvLimits;
   clock: Pick<Clock, 'now'>;
+  cursors: PageCursors;
 }
 
 function entryView(e: KvEntry): z.output<typeof s.kvEntry> {
@@ -45,10 +47,13 @@ export const kvRoutes: FastifyPluginAsyncZod<KvRouteDeps> = async (app, deps) =>
       const q = request.query;
       const page = await deps.store.kvList(request.tenant.id, {
         prefix: q.prefix,
-        cursor: q.cursor,
+        cursor: deps.cursors.open('kv', request.tenant.id, q.cursor),
         limit: q.limit ?? 100,
       });
-      return { items: page.items.map(entryView), nextCursor: page.nextCursor ?? null };
+      return {
+        items: page.items.map(entryView),
+        nextCursor: deps.cursors.sign('kv', request.tenant.id, page.nextCursor),
+      };
     },
   );
 

@@ -3,10 +3,15 @@
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PunctualError } from 'punctual';
+import type { PageCursors } from '../page-cursors.js';
 import * as s from '../schemas.js';
-import { attemptView, pageView, runView } from '../views.js';
+import { attemptView, runView } from '../views.js';
 
-export const runRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface RunRouteDeps {
+  cursors: PageCursors;
+}
+
+export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) => {
   const tags = ['runs'];
 
   app.get(
@@ -27,10 +32,13 @@ export const runRoutes: FastifyPluginAsyncZod = async (app) => {
         state: q.state,
         from: q.from === undefined ? undefined : Date.parse(q.from),
         to: q.to === undefined ? undefined : Date.parse(q.to),
-        cursor: q.cursor,
+        cursor: deps.cursors.open('runs', request.tenant.id, q.cursor),
         limit: q.limit,
       });
-      return pageView(page, runView);
+      return {
+        items: page.items.map(runView),
+        nextCursor: deps.cursors.sign('runs', request.tenant.id, page.nextCursor),
+      };
     },
   );
 

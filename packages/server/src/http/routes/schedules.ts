@@ -16,18 +16,21 @@ import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { backfillSize, checkRunQuota, checkScheduleQuota } from '../quotas.js';
 import * as s from '../schemas.js';
-import { pageView, runView, scheduleView } from '../views.js';
+import type { PageCursors } from '../page-cursors.js';
+import { runView, scheduleView } from '../views.js';
 
 export interface ScheduleRouteDeps {
   tenants: TenantStore;
   clock: Pick<Clock, 'now'>;
+  cursors: PageCursors;
 }
 
 /** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined. */
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
-  const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
-  const version = m ? Number(m[1]) : NaN;
+  // Quoted or bare, never half-quoted: `"4` and `4"` are malformed, not version 4.
+  const m = /^\s*(?:W\/)?(?:"(\d{1,15})"|(\d{1,15}))\s*$/.exec(header);
+  const version = m ? Number(m[1] ?? m[2]) : NaN;
   if (!Number.isSafeInteger(version) || version < 1) {
     throw new HttpError(
       400,
@@ -112,10 +115,13 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         state: q.state,
         targetKind: q.target,
         keyPrefix: q.keyPrefix,
-        cursor: q.cursor,
+        cursor: deps.cursors.open('schedules', request.tenant.id, q.cursor),
         limit: q.limit,
       });
-      return { items: await viewsOf(request.api, page.items), nextCursor: page.nextCursor ?? null };
+      return {
+        items: await viewsOf(request.api, page.items),
+        nextCursor: deps.cursors.sign('schedules', request.tenant.id, page.nextCursor),
+      };
     },
   );
 
@@ -265,10 +271,13 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         state: q.state,
         from: q.from === undefined ? undefined : Date.parse(q.from),
         to: q.to === undefined ? undefined : Date.parse(q.to),
-        cursor: q.cursor,
+        cursor: deps.cursors.open('runs', request.tenant.id, q.cursor),
         limit: q.limit,
       });
-      return pageView(page, runView);
+      return {
+        items: page.items.map(runView),
+        nextCursor: deps.cursors.sign('runs', request.tenant.id, page.nextCursor),
+      };
     },
   );
 };
