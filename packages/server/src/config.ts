@@ -225,6 +225,8 @@ export const SETTINGS: readonly Setting[] = [
       'a comma-separated list of schedule keys, each optionally tenant/ first and * last (acme/billing.*)',
     doc: 'Schedules given series of their own in the per-schedule metrics (last success). Default: none.',
     schema: z.string().max(10_000).refine(isSchedulePatternList),
+  },
+  {
     key: 'metricsToken',
     env: 'PUNCTUAL_METRICS_TOKEN',
     default: undefined,
