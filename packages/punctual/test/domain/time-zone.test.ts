@@ -37,6 +37,14 @@ describe('accepted zones', () => {
   });
 });
 
+describe('every zone the runtime lists (the dashboard offers them) is accepted', () => {
+  it('Intl.supportedValuesOf("timeZone")', () => {
+    const zones = Intl.supportedValuesOf('timeZone');
+    expect(zones.length).toBeGreaterThan(300);
+    expect(zones.filter((z) => resolveTimeZone(z, { field: 'tz' }) !== z)).toEqual([]);
+  });
+});
+
 describe('refused abbreviations, with a suggestion', () => {
   it.each([
     ['BST', 'Europe/London'],
