@@ -5,9 +5,12 @@
 // never print the bootstrap key itself (serve does, once) nor log a broker URL.
 
 import type { AddressInfo } from 'node:net';
+import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import {
   AddressGuard,
+  SqliteStore,
+  storageError,
   DEFAULT_SCRIPT_LIMITS,
   amqpTarget,
   createScheduler,
@@ -37,6 +40,9 @@ import { createLogger, logSchedulerEvents, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { openStore } from './store-from-config.js';
 import { bootstrapTenants } from './tenancy/bootstrap.js';
+
+/** SQLite files up to this size get a quick_check at start (linear in the file size); larger ones do not. */
+export const STARTUP_CHECK_BYTES = 256 * 1024 ** 2;
 
 export interface ServiceOptions {
   /** Default: built from the configuration (JSON, or pretty in a terminal). */
@@ -190,6 +196,20 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
   const storage = new StorageHealth(logger, () => scheduler.clock.now());
   // A damaged database takes no more writes, the engine's included (each could spread the damage).
   storage.onCorrupt(() => void scheduler.stop({ graceMs: 0 }).catch(() => {}));
+  /** A SQLite file up to STARTUP_CHECK_BYTES is checked at start (quick_check): damage is known at once. */
+  const checkAtStart = (): void => {
+    if (!(store instanceof SqliteStore) || config.databaseUrl !== null) return;
+    let size: number;
+    try {
+      size = statSync(resolvePath(config.databasePath)).size;
+    } catch {
+      return; // ':memory:', or no file to check
+    }
+    if (size > STARTUP_CHECK_BYTES) return;
+    const problems = store.integrityCheck({ quick: true, max: 3 });
+    if (problems.length > 0)
+      storage.observe(storageError('corrupt', new Error(problems.join('; '))), 'quick_check at start');
+  };
   const app = buildApp({
     storage,
     scheduler,
@@ -214,7 +234,9 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     targetKinds,
     scripts,
     async start() {
-      await scheduler.start();
+      checkAtStart();
+      // On a damaged database the engine stays stopped; the API answers (reads, STORAGE_CORRUPT, /readyz).
+      if (storage.fault?.kind !== 'corrupt') await scheduler.start();
       await app.listen({ host: config.host, port: config.port });
       const port = (app.server.address() as AddressInfo).port;
       const url = config.publicUrl ?? localUrl(config.host, port);

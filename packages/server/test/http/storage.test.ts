@@ -1,5 +1,5 @@
-// The database's storage failing under the service. Damaged pages (a real file, 16 KiB overwritten): the
-// service answers STORAGE_CORRUPT, refuses writes, and /readyz says not ready with the reason. A full disk
+// The database's storage failing under the service. Damaged pages (a real file, 16 KiB overwritten): found
+// at start, the service answers STORAGE_CORRUPT, refuses writes, and /readyz says not ready with the reason. A full disk
 // (SQLITE_FULL, PostgreSQL 53100, injected at the store boundary): STORAGE_FULL with Retry-After, not ready,
 // a log line saying what to do, and ready again once a write succeeds.
 
@@ -46,6 +46,12 @@ describe('a damaged database', () => {
     closeSync(fd);
 
     service = await open();
+    await service.start();
+    // Known at start (quick_check), before any request touches the damage: the engine stays stopped.
+    const early = await service.app.inject({ method: 'GET', url: '/readyz' });
+    expect(early.statusCode).toBe(503);
+    expect(json(early).error).toMatchObject({ code: 'NOT_READY', details: { database: 'corrupt' } });
+    expect(service.scheduler.started).toBe(false);
     const auth = { authorization: `Bearer ${key}` };
     const list = await service.app.inject({ method: 'GET', url: '/v1/schedules?limit=1000', headers: auth });
     expect(list.statusCode).toBe(503);
