@@ -175,4 +175,21 @@ describe('check again', () => {
     ]);
     expect(dead.find((e) => e.run.scheduleKey === 'n')!.run.checks).toBe(2);
   });
+
+  it('refuses a check asked for an instant in the past (CHECK_AGAIN_IN_PAST) instead of looping', async () => {
+    h = await harness();
+    let calls = 0;
+    h.s.handle('past', () => {
+      calls++;
+      return checkAgain(h.clock.now() - HOUR);
+    });
+    await h.s.put({ key: 'p', spec: '@in 1s', target: { handler: 'past' }, policies: { maxChecks: 5 } });
+    await h.clock.advance(2000);
+    await h.quiesce();
+    expect(calls).toBe(1);
+    expect(h.of('run:checkAgain')).toHaveLength(0);
+    const dead = h.of('run:dead');
+    expect(dead.map((e) => e.run.error?.code)).toEqual(['CHECK_AGAIN_IN_PAST']);
+    expect(dead[0]!.run.checks).toBe(0);
+  });
 });
