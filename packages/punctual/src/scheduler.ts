@@ -25,6 +25,9 @@ import { TenantApi, type EngineHooks } from './tenant-api.js';
 
 export const DEFAULT_DATABASE_PATH = './data/punctual.db';
 
+/** Longest time between two "not fired" checks. */
+const NOT_FIRED_CHECK_MS = 5_000;
+
 /** Most runs one claim transaction takes. */
 const CLAIM_BATCH = 200;
 
@@ -43,6 +46,7 @@ export class Scheduler extends TenantApi {
   #started = false;
   #migrated = false;
   #unwake: (() => void) | undefined;
+  #unsignal: (() => void) | undefined;
 
   constructor(opts: SchedulerOptions = {}) {
     const options = resolveOptions(opts, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
@@ -118,8 +122,9 @@ export class Scheduler extends TenantApi {
     }
     this.#housekeeper = new Housekeeper(store, clock, bus, {
       notFiredGraceMs: options.notFiredGraceMs,
-      intervalMs: Math.min(options.notFiredGraceMs, 30_000),
+      intervalMs: Math.min(options.notFiredGraceMs, NOT_FIRED_CHECK_MS),
       retention: options.retention,
+      unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
     });
   }
 
@@ -179,6 +184,20 @@ export class Scheduler extends TenantApi {
       this.#reaper.loop.start();
     }
     this.#housekeeper.loop.start();
+    // Signals from any process sharing the store: act now rather than at the next timer.
+    this.#unsignal = this.store.onSignal?.((signal) => {
+      switch (signal.kind) {
+        case 'schedules':
+          this.scheduleChanged(signal.at);
+          return;
+        case 'abort':
+          this.#worker.abortRuns(signal.runIds, 'the run was cancelled');
+          return;
+        case 'paused':
+          this.#worker.schedulePaused(signal.scheduleId, signal.cancelPending);
+          return;
+      }
+    });
     if (this.store.capabilities.wakeups && this.store.onWake) {
       this.#unwake = this.store.onWake((dueAt) => {
         this.#worker.wake(dueAt);
@@ -195,6 +214,7 @@ export class Scheduler extends TenantApi {
     if (!this.#started) return;
     this.#started = false;
     this.#unwake?.();
+    this.#unsignal?.();
     await this.#materializer.loop.stop();
     await this.#worker.stop(opts.graceMs ?? this.options.shutdownGraceMs);
     await this.#reaper.loop.stop();

@@ -1,7 +1,10 @@
 // Background upkeep that no run waits on: reports runs that were due but never started within their grace
-// ("schedule not fired"), and prunes old history by the retention settings. Every instance may run it.
+// ("schedule not fired": runs still scheduled, and runs claimed into this worker's buffer that never started
+// delivery), and prunes old history by the retention settings. Every instance may run it; each report is
+// made once (the store marks what it returned; a buffered run is known to its worker only).
 
 import type { Clock } from '../clock.js';
+import type { Run } from '../domain/run.js';
 import type { EventBus } from '../events.js';
 import type { Store } from '../store/store.js';
 import { Loop } from './loop.js';
@@ -19,6 +22,8 @@ export interface HousekeeperOptions {
   notFiredGraceMs: number;
   intervalMs: number;
   retention: Retention;
+  /** This process's claimed runs that waited past the grace without starting, each returned once. */
+  unstarted?: (now: number, graceMs: number) => Run[];
 }
 
 export class Housekeeper {
@@ -41,6 +46,8 @@ export class Housekeeper {
     const now = this.clock.now();
     const late = await this.store.takeNotFired(now, this.opts.notFiredGraceMs, 1000);
     for (const run of late) this.bus.emit('schedule:notFired', { run });
+    for (const run of this.opts.unstarted?.(now, this.opts.notFiredGraceMs) ?? [])
+      this.bus.emit('schedule:notFired', { run });
     if (now - this.#lastPrune >= 60_000) {
       this.#lastPrune = now;
       const r = this.opts.retention;

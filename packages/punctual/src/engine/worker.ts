@@ -6,7 +6,7 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
-import type { Attempt } from '../domain/run.js';
+import type { Attempt, Run, RunReason } from '../domain/run.js';
 import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
@@ -48,10 +48,16 @@ export interface WorkerOptions {
 interface InFlight {
   claimed: ClaimedRun;
   abort: AbortController;
+  /** The instant of the claim that leased it. */
+  claimedAt: number;
   /** When the delivery started (claim time while it waits in the prefetch buffer). */
   startedAt: number;
   /** Waiting in the prefetch buffer, not delivering yet. */
   buffered: boolean;
+  /** Its delivery started (its target was called). */
+  delivered: boolean;
+  /** Reported as not started within the grace (schedule:notFired), once. */
+  reported: boolean;
   /** The delivery ended (finished or dropped): its slot is free. */
   done: boolean;
   settled: boolean;
@@ -204,8 +210,11 @@ export class Worker {
       const flight: InFlight = {
         claimed,
         abort: new AbortController(),
+        claimedAt: now,
         startedAt: now,
         buffered: true,
+        delivered: false,
+        reported: false,
         done: false,
         settled: false,
         cancelTimeout: () => {},
@@ -220,6 +229,12 @@ export class Worker {
   #startBuffered(): void {
     while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) {
       const flight = this.#buffer.shift()!;
+      // The deadline holds at delivery start: a run that waited in the buffer past it is not delivered late.
+      const expiresAt = flight.claimed.run.expiresAt;
+      if (expiresAt !== null && this.clock.now() > expiresAt) {
+        this.#endUnstarted(flight, { state: 'expired', reason: 'deadline' });
+        continue;
+      }
       const driver = this.targets.get(targetKind(flight.claimed.schedule.target));
       if (driver?.saturated?.()) this.#defer(flight);
       else this.#deliver(flight);
@@ -254,8 +269,9 @@ export class Worker {
     const startedAt = this.clock.now();
     flight.startedAt = startedAt;
     flight.buffered = false;
+    flight.delivered = true;
     this.#executing++;
-    this.bus.emit('run:started', { run });
+    this.bus.emit('run:started', { run: { ...run, startedAt: this.#firstStart(flight) } });
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
@@ -327,6 +343,7 @@ export class Worker {
     this.#settlements.push({
       runId: run.id,
       token: flight.claimed.token,
+      startedAt: this.#firstStart(flight),
       outcome: next,
       attempt: {
         runId: run.id,
@@ -340,6 +357,68 @@ export class Worker {
       },
       run,
     });
+  }
+
+  /**
+   * What the run's startedAt is after this attempt: when its first delivery started. The claim recorded its
+   * own instant; a run that was not delivered in this attempt keeps what it had before the claim.
+   */
+  #firstStart(flight: InFlight): number | null {
+    const recorded = flight.claimed.run.startedAt;
+    if (recorded !== flight.claimedAt) return recorded; // an earlier attempt started it
+    return flight.delivered ? flight.startedAt : null;
+  }
+
+  /** Ends a buffered run without delivering it (past its deadline, or its schedule paused). */
+  #endUnstarted(
+    flight: InFlight,
+    outcome: { state: 'cancelled' | 'skipped' | 'expired'; reason: RunReason },
+  ): void {
+    flight.buffered = false;
+    flight.done = true;
+    // No attempt is recorded for it: the store hands back the attempt the claim counted.
+    this.#enqueue(flight, outcome, 'released', this.clock.now(), null);
+  }
+
+  /**
+   * Aborts the deliveries of these runs at once, or drops them from the buffer: they were cancelled in the
+   * store (manual cancel, cancelPrevious), so this worker no longer holds them.
+   */
+  abortRuns(runIds: readonly string[], why: string): void {
+    for (const id of runIds) {
+      const f = this.#inFlight.get(id);
+      if (f && !f.settled) this.#drop(f, why);
+    }
+  }
+
+  /**
+   * A schedule was paused: its occurrences waiting in the buffer end without delivery (`skipped`, reason
+   * `paused`); runs made by hand (trigger, backfill) stay unless cancelPending (`cancelled`, `pausedCancel`).
+   */
+  schedulePaused(scheduleId: string, cancelPending: boolean): void {
+    const ended = this.#buffer.filter(
+      (f) => f.claimed.run.scheduleId === scheduleId && (cancelPending || f.claimed.run.kind === 'scheduled'),
+    );
+    if (ended.length === 0) return;
+    this.#buffer = this.#buffer.filter((f) => !ended.includes(f));
+    for (const f of ended)
+      this.#endUnstarted(
+        f,
+        cancelPending
+          ? { state: 'cancelled', reason: 'pausedCancel' }
+          : { state: 'skipped', reason: 'paused' },
+      );
+  }
+
+  /** Buffered runs not started `graceMs` after they were due, each returned once (schedule:notFired). */
+  takeUnstarted(now: number, graceMs: number): Run[] {
+    const late: Run[] = [];
+    for (const f of this.#buffer) {
+      if (f.reported || f.claimed.run.dueAt + graceMs >= now) continue;
+      f.reported = true;
+      late.push(f.claimed.run);
+    }
+    return late;
   }
 
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */

@@ -10,7 +10,7 @@ afterEach(async () => h?.close());
 const HOUR = 3_600_000;
 
 describe('pause, resume, trigger, backfill, delete', () => {
-  it('pause keeps pending runs by default; paused occurrences are recorded as skipped on resume', async () => {
+  it('pause stops the occurrences already written too (skipped, paused); resume records the gap', async () => {
     h = await harness({ start: '2026-01-05T00:00:30Z' });
     const fired: string[] = [];
     h.s.handle('t', (ctx) => {
@@ -22,10 +22,11 @@ describe('pause, resume, trigger, backfill, delete', () => {
     expect(paused.state).toBe('paused');
     expect(paused.note).toBe('maintenance');
     await h.clock.advance(3 * HOUR);
-    expect(fired).toEqual(['2026-01-05T01:00:00.000Z']); // kept pending run still ran
+    expect(fired).toEqual([]); // the 01:00 run was written before the pause, and still did not run
     await h.s.resume('p');
     const skipped = h.of('run:skipped');
     expect(skipped.map((e) => [iso(e.run.scheduledFor), e.run.reason])).toEqual([
+      ['2026-01-05T01:00:00.000Z', 'paused'],
       ['2026-01-05T02:00:00.000Z', 'paused'],
       ['2026-01-05T03:00:00.000Z', 'paused'],
     ]);

@@ -17,7 +17,7 @@ import type {
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
-import { cancelPending, insertRuns } from './sqlite-runs.js';
+import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
@@ -189,7 +189,9 @@ export function pauseSchedule(
     if (row === undefined) return undefined;
     const paused = sql.stmt(PAUSE).get({ id: row.id, note: opts.note, now: opts.now }) as
       ScheduleRow | undefined;
-    const transitions = opts.cancelPending ? cancelPending(sql, row.id, 'pausedCancel', opts.now) : [];
+    const transitions = opts.cancelPending
+      ? cancelPending(sql, row.id, 'pausedCancel', opts.now)
+      : skipPaused(sql, row.id, opts.now);
     return { schedule: toSchedule(paused ?? row), transitions };
   });
 }
