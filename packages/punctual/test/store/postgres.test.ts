@@ -461,7 +461,7 @@ if (PG_URL === '') {
         const claimArgs = ['1', '20', `'{bufferOne,bufferAll}'`, `'w'`, '30000', `'{}'`];
         const statements = {
           page: [claimPageSql(s), claimArgs],
-          settle_claim: [settleAndClaimSql(s), ['1', ...empty(24), ...claimArgs.slice(1)]],
+          settle_claim: [settleAndClaimSql(s), ['1', ...empty(29), ...claimArgs.slice(1)]],
           advance: [advanceSql(s), ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'c'`]],
         } as const;
         try {
