@@ -1,11 +1,11 @@
 // Background upkeep that no run waits on: reports runs that were due but never started within their grace
-// ("schedule not fired": runs still scheduled, and runs claimed into this worker's buffer that never started
-// delivery), and prunes old history by the retention settings. Every instance may run it; each report is
+// ("schedule not fired": runs still scheduled, runs claimed into this worker's buffer that never started
+// delivery, and schedules whose next occurrence nothing materialised), and prunes old history by the retention settings. Every instance may run it; each report is
 // made once (the store marks what it returned; a buffered run is known to its worker only).
 
 import type { Clock } from '../clock.js';
 import type { Run } from '../domain/run.js';
-import type { EventBus } from '../events.js';
+import type { EventBus, PunctualEvents } from '../events.js';
 import type { Store } from '../store/store.js';
 import { Loop } from './loop.js';
 
@@ -45,9 +45,18 @@ export class Housekeeper {
   async #round(): Promise<number> {
     const now = this.clock.now();
     const late = await this.store.takeNotFired(now, this.opts.notFiredGraceMs, 1000);
-    for (const run of late) this.bus.emit('schedule:notFired', { run });
-    for (const run of this.opts.unstarted?.(now, this.opts.notFiredGraceMs) ?? [])
-      this.bus.emit('schedule:notFired', { run });
+    const grace = this.opts.notFiredGraceMs;
+    const stuck = this.opts.unstarted?.(now, grace) ?? [];
+    for (const run of [...late, ...stuck]) this.bus.emit('schedule:notFired', notFired(run));
+    for (const s of (await this.store.takeOverdueSchedules?.(now, grace, 1000)) ?? []) {
+      this.bus.emit('schedule:notFired', {
+        tenantId: s.tenantId,
+        scheduleId: s.id,
+        scheduleKey: s.key,
+        scheduledFor: s.nextFireAt!,
+        run: null,
+      });
+    }
     if (now - this.#lastPrune >= 60_000) {
       this.#lastPrune = now;
       const r = this.opts.retention;
@@ -64,4 +73,14 @@ export class Housekeeper {
     }
     return this.clock.now() + this.opts.intervalMs;
   }
+}
+
+function notFired(run: Run): PunctualEvents['schedule:notFired'] {
+  return {
+    tenantId: run.tenantId,
+    scheduleId: run.scheduleId,
+    scheduleKey: run.scheduleKey,
+    scheduledFor: run.scheduledFor,
+    run,
+  };
 }

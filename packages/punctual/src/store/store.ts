@@ -320,6 +320,13 @@ export interface Store {
    * returns them ("schedule not fired" detection).
    */
   takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]>;
+  /**
+   * Optional: active schedules whose next occurrence (nextFireAt) + graceMs < now, i.e. that nothing
+   * materialised (no instance materialising, or its materializer stuck), and that were not reported for that
+   * occurrence yet: marks them reported and returns them ("schedule not fired" detection, once per
+   * occurrence whatever the number of instances).
+   */
+  takeOverdueSchedules?(now: number, graceMs: number, limit: number): Promise<Schedule[]>;
   /** Deletes old final runs and their attempts; returns how many runs were deleted. */
   pruneHistory(req: PruneRequest): Promise<number>;
 

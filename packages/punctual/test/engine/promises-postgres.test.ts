@@ -96,6 +96,45 @@ if (PG_URL === '') {
       expect(a.inFlight + b.inFlight).toBe(0);
     });
 
+    it('an overdue schedule that no instance materialises is reported once, by one of two instances', async () => {
+      const schema = freshSchema();
+      const api = await instance(schema, { api: true });
+      api.handle('t', () => {});
+      await api.put({ key: 'one', spec: `@at ${START}`, target: { handler: 't' } });
+      // Two instances with their materializers off (down or stuck), their clocks a minute later.
+      const seen: string[] = [];
+      const clocks: TestClock[] = [];
+      const checks = [0, 0];
+      for (let i = 0; i < 2; i++) {
+        const clock = new TestClock(Date.parse(START) + 60_000);
+        clocks.push(clock);
+        const store = postgresStore({ connectionString: PG_URL, schema });
+        const take = store.takeOverdueSchedules.bind(store);
+        store.takeOverdueSchedules = async (...args) => {
+          const found = await take(...args);
+          checks[i]!++;
+          return found;
+        };
+        const s = createScheduler({
+          store,
+          clock,
+          clockSync: { enabled: false },
+          notFiredGraceMs: 30_000,
+          roles: { materializer: false, worker: true },
+        });
+        opened.schedulers.push(s);
+        s.on('schedule:notFired', (e) => seen.push(`${e.scheduleKey} ${e.run === null}`));
+        await s.start();
+      }
+      // At least three checks on each instance (a check every 5 s of its clock), each on the database.
+      for (let i = 0; i < 300 && checks.some((n) => n < 3); i++) {
+        for (const c of clocks) await c.advance(5_000);
+        await new Promise((r) => setTimeout(r, 10)); // let the checks' queries return
+      }
+      expect(checks.every((n) => n >= 3)).toBe(true);
+      expect(seen).toEqual(['one true']);
+    });
+
     it('a pause from another process ends the occurrences waiting in an instance buffer', async () => {
       const schema = freshSchema();
       const api = await instance(schema, { api: true });

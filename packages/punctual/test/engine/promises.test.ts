@@ -149,9 +149,31 @@ describe('not fired', () => {
     await h.clock.advance(1000);
     expect((await h.s.listRuns({ scheduleKey: 'stuck', state: 'running' })).items).toHaveLength(1);
     await h.clock.advance(10_000 + 5_000); // the grace, plus one check interval
-    const reported = h.of('schedule:notFired').map((e) => e.run.scheduleKey);
+    const reported = h.of('schedule:notFired').map((e) => e.run?.scheduleKey);
     expect(reported).toContain('stuck');
     await h.clock.advance(60_000);
-    expect(h.of('schedule:notFired').filter((e) => e.run.scheduleKey === 'stuck')).toHaveLength(1);
+    expect(h.of('schedule:notFired').filter((e) => e.run?.scheduleKey === 'stuck')).toHaveLength(1);
+  });
+});
+
+describe('not fired: overdue schedules', () => {
+  it('reports a schedule whose occurrence nothing materialised, once per occurrence', async () => {
+    // No instance materialises: only a worker runs (as when every materializer is down or stuck).
+    h = await harness({ roles: { materializer: false, worker: true }, notFiredGraceMs: 10_000 });
+    h.s.handle('t', () => {});
+    const { schedule } = await h.s.put({ key: 'every', spec: '@every 1m', target: { handler: 't' } });
+    await h.clock.advance(60_000 + 10_000 + 5_000); // first occurrence, the grace, one check interval
+    const reported = h.of('schedule:notFired');
+    expect(reported).toEqual([
+      {
+        tenantId: schedule.tenantId,
+        scheduleId: schedule.id,
+        scheduleKey: 'every',
+        scheduledFor: schedule.nextFireAt,
+        run: null,
+      },
+    ]);
+    await h.clock.advance(120_000);
+    expect(h.of('schedule:notFired')).toHaveLength(1);
   });
 });

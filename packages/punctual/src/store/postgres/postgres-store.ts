@@ -277,6 +277,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     return takeNotFired(await this.#conn(), now, graceMs, limit);
   }
 
+  async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
+    return materializer.takeOverdueSchedules(await this.#conn(), now, graceMs, limit);
+  }
+
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(await this.#conn(), req);
   }

@@ -252,3 +252,26 @@ export function nextScheduleAt(sql: SqliteDatabase): number | null {
   const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
   return row.v;
 }
+
+// schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet.
+const TAKE_OVERDUE = `
+  UPDATE schedules SET not_fired_at = next_fire_at
+  WHERE id IN (SELECT id FROM schedules
+               WHERE state = 'active' AND next_fire_at < @cutoff
+                 AND (not_fired_at IS NULL OR not_fired_at <> next_fire_at)
+               ORDER BY next_fire_at, id LIMIT @limit)
+  RETURNING *`;
+
+/** Overdue schedules (nothing materialised their next occurrence within the grace), each returned once. */
+export function takeOverdueSchedules(
+  sql: SqliteDatabase,
+  now: number,
+  graceMs: number,
+  limit: number,
+): Schedule[] {
+  if (limit <= 0) return [];
+  const rows = sql.write(() => sql.stmt(TAKE_OVERDUE).all({ cutoff: now - graceMs, limit })) as ScheduleRow[];
+  return rows
+    .map(toSchedule)
+    .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));
+}

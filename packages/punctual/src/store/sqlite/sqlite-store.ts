@@ -240,6 +240,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     return takeNotFired(this.sql, now, graceMs, limit);
   }
 
+  async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
+    return schedules.takeOverdueSchedules(this.sql, now, graceMs, limit);
+  }
+
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(this.sql, req);
   }
