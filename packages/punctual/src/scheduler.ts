@@ -25,7 +25,7 @@ import { TenantApi, type EngineHooks } from './tenant-api.js';
 
 export const DEFAULT_DATABASE_PATH = './data/punctual.db';
 
-/** Longest time between two "not fired" checks. */
+/** Time between two "not fired" checks while something is overdue already. */
 const NOT_FIRED_CHECK_MS = 5_000;
 
 /** Most runs one claim transaction takes. */
@@ -99,7 +99,7 @@ export class Scheduler extends TenantApi {
         claimLeaseMs: 30_000,
         maxSleepMs: options.maxSleepMs,
       },
-      (dueAt) => this.#worker.wake(dueAt),
+      (dueAt) => this.wakeWorker(dueAt),
     );
     this.#reaper = new Reaper(store, clock, bus, options.reapIntervalMs, () => this.#worker.wake());
     if (store.measureClockOffset && options.clockSync.enabled) {
@@ -122,9 +122,11 @@ export class Scheduler extends TenantApi {
     }
     this.#housekeeper = new Housekeeper(store, clock, bus, {
       notFiredGraceMs: options.notFiredGraceMs,
-      intervalMs: Math.min(options.notFiredGraceMs, NOT_FIRED_CHECK_MS),
+      intervalMs: 30_000,
+      overdueIntervalMs: Math.min(options.notFiredGraceMs, NOT_FIRED_CHECK_MS),
       retention: options.retention,
       unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
+      nextUnstartedDue: () => this.#worker.nextUnstartedDue(),
     });
   }
 
@@ -200,7 +202,7 @@ export class Scheduler extends TenantApi {
     });
     if (this.store.capabilities.wakeups && this.store.onWake) {
       this.#unwake = this.store.onWake((dueAt) => {
-        this.#worker.wake(dueAt);
+        this.wakeWorker(dueAt);
         this.#materializer.loop.nudge();
       });
     }
@@ -246,12 +248,19 @@ export class Scheduler extends TenantApi {
   /** @internal Wakes the worker for a run due at `at`. */
   wakeWorker(at: number): void {
     this.#worker.wake(at);
+    this.#notFiredCheckFor(at);
+  }
+
+  /** The "not fired" check runs when an occurrence due at `at` would pass its grace (if sooner than planned). */
+  #notFiredCheckFor(at: number): void {
+    this.#housekeeper.loop.nudge(at + this.options.notFiredGraceMs + 1);
   }
 
   /** @internal Schedules changed: materialise what falls due before `at`. */
   scheduleChanged(at: number | null): void {
     if (!this.#started || at === null) return;
     this.#materializer.loop.nudge(at - this.options.lookaheadMs);
+    this.#notFiredCheckFor(at);
   }
 }
 

@@ -20,10 +20,15 @@ export interface Retention {
 
 export interface HousekeeperOptions {
   notFiredGraceMs: number;
+  /** Longest sleep between two rounds (pruning runs at most once a minute). */
   intervalMs: number;
+  /** Sleep between rounds while something is overdue already (the next one may come due any moment). */
+  overdueIntervalMs: number;
   retention: Retention;
   /** This process's claimed runs that waited past the grace without starting, each returned once. */
   unstarted?: (now: number, graceMs: number) => Run[];
+  /** The earliest dueAt among this process's claimed runs not started and not reported yet. */
+  nextUnstartedDue?: () => number | null;
 }
 
 export class Housekeeper {
@@ -71,7 +76,27 @@ export class Housekeeper {
         if (n < 5000) break;
       }
     }
-    return this.clock.now() + this.opts.intervalMs;
+    return this.#nextRound(now, grace);
+  }
+
+  /**
+   * The check is driven by the wake timer: the next round is when the earliest pending occurrence (a
+   * scheduled run, a buffered run, a schedule's next instant) would pass its grace, or sooner while something
+   * is overdue already, or at the backstop interval.
+   */
+  async #nextRound(now: number, grace: number): Promise<number> {
+    const pending = [
+      await this.store.nextRunDueAt(),
+      await this.store.nextScheduleAt(),
+      this.opts.nextUnstartedDue?.() ?? null,
+    ];
+    let next = this.clock.now() + this.opts.intervalMs;
+    for (const dueAt of pending) {
+      if (dueAt === null) continue;
+      const overdueAt = dueAt + grace + 1;
+      next = Math.min(next, overdueAt > now ? overdueAt : now + this.opts.overdueIntervalMs);
+    }
+    return next;
   }
 }
 

@@ -1,9 +1,11 @@
 // The worker: claims due runs with a lease, delivers them through their target, renews the lease while
 // delivering, and settles each attempt. Claims and settlements are batched into shared store transactions.
 // A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and cannot settle: the store
-// refuses its stale token. It never decides policy itself: the domain maps outcomes to next states.
+// refuses its stale token. A deadline is checked again when a buffered run's delivery would start, and store
+// signals end held runs at once (cancelled: abort; paused: end the buffered ones). It never decides policy
+// itself: the domain maps outcomes to next states.
 
-import type { CancelTimer, Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
 import type { Attempt, Run, RunReason } from '../domain/run.js';
@@ -11,8 +13,9 @@ import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { ClaimedRun, ClaimResult, SettleOutcome, Store } from '../store/store.js';
+import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
+import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
@@ -45,27 +48,6 @@ export interface WorkerOptions {
   random: () => number;
 }
 
-interface InFlight {
-  claimed: ClaimedRun;
-  abort: AbortController;
-  /** The instant of the claim that leased it. */
-  claimedAt: number;
-  /** When the delivery started (claim time while it waits in the prefetch buffer). */
-  startedAt: number;
-  /** Waiting in the prefetch buffer, not delivering yet. */
-  buffered: boolean;
-  /** Its delivery started (its target was called). */
-  delivered: boolean;
-  /** Reported as not started within the grace (schedule:notFired), once. */
-  reported: boolean;
-  /** The delivery ended (finished or dropped): its slot is free. */
-  done: boolean;
-  settled: boolean;
-  cancelTimeout: CancelTimer;
-  /** When the lease lapses unless renewed (engine clock). */
-  leaseUntil: number;
-}
-
 export class Worker {
   readonly loop: Loop;
   readonly #heartbeat: Loop;
@@ -76,8 +58,7 @@ export class Worker {
   #reserved = 0;
   /** Deliveries running now (at most `concurrency`). */
   #executing = 0;
-  /** Claimed runs waiting for a free slot, oldest first. */
-  #buffer: InFlight[] = [];
+  readonly #buffer = new PrefetchBuffer();
   readonly #prefetch: PrefetchSizer;
   readonly #settlements: SettlementPipeline;
 
@@ -147,7 +128,7 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     // Runs that never started go back at once.
-    for (const f of this.#buffer.splice(0)) this.#handBack(f, this.clock.now());
+    for (const f of this.#buffer.takeAll()) this.#handBack(f, this.clock.now());
     if (this.#executing > 0) {
       await new Promise<void>((resolve) => {
         const cancel = this.clock.setTimer(this.clock.now() + graceMs, () => resolve());
@@ -271,7 +252,7 @@ export class Worker {
     flight.buffered = false;
     flight.delivered = true;
     this.#executing++;
-    this.bus.emit('run:started', { run: { ...run, startedAt: this.#firstStart(flight) } });
+    this.bus.emit('run:started', { run: { ...run, startedAt: firstStart(flight) } });
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
@@ -343,7 +324,7 @@ export class Worker {
     this.#settlements.push({
       runId: run.id,
       token: flight.claimed.token,
-      startedAt: this.#firstStart(flight),
+      startedAt: firstStart(flight),
       outcome: next,
       attempt: {
         runId: run.id,
@@ -357,16 +338,6 @@ export class Worker {
       },
       run,
     });
-  }
-
-  /**
-   * What the run's startedAt is after this attempt: when its first delivery started. The claim recorded its
-   * own instant; a run that was not delivered in this attempt keeps what it had before the claim.
-   */
-  #firstStart(flight: InFlight): number | null {
-    const recorded = flight.claimed.run.startedAt;
-    if (recorded !== flight.claimedAt) return recorded; // an earlier attempt started it
-    return flight.delivered ? flight.startedAt : null;
   }
 
   /** Ends a buffered run without delivering it (past its deadline, or its schedule paused). */
@@ -396,11 +367,9 @@ export class Worker {
    * `paused`); runs made by hand (trigger, backfill) stay unless cancelPending (`cancelled`, `pausedCancel`).
    */
   schedulePaused(scheduleId: string, cancelPending: boolean): void {
-    const ended = this.#buffer.filter(
+    const ended = this.#buffer.takeWhere(
       (f) => f.claimed.run.scheduleId === scheduleId && (cancelPending || f.claimed.run.kind === 'scheduled'),
     );
-    if (ended.length === 0) return;
-    this.#buffer = this.#buffer.filter((f) => !ended.includes(f));
     for (const f of ended)
       this.#endUnstarted(
         f,
@@ -412,13 +381,12 @@ export class Worker {
 
   /** Buffered runs not started `graceMs` after they were due, each returned once (schedule:notFired). */
   takeUnstarted(now: number, graceMs: number): Run[] {
-    const late: Run[] = [];
-    for (const f of this.#buffer) {
-      if (f.reported || f.claimed.run.dueAt + graceMs >= now) continue;
-      f.reported = true;
-      late.push(f.claimed.run);
-    }
-    return late;
+    return this.#buffer.takeUnstarted(now, graceMs);
+  }
+
+  /** The earliest dueAt among buffered runs not reported yet (for the not-fired check's timer). */
+  nextUnstartedDue(): number | null {
+    return this.#buffer.nextUnreportedDue();
   }
 
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */
@@ -431,7 +399,7 @@ export class Worker {
   #drop(f: InFlight, why: string): void {
     f.abort.abort(new Error(why));
     f.cancelTimeout();
-    if (f.buffered) this.#buffer = this.#buffer.filter((b) => b !== f);
+    if (f.buffered) this.#buffer.takeWhere((b) => b === f);
     else if (!f.done) this.#release(f);
     this.#inFlight.delete(f.claimed.run.id);
     this.bus.emit('lease:lost', { runId: f.claimed.run.id });
