@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   ATTEMPT_FAILED: 'the target reported a failure or threw',
   LEASE_EXPIRED: "the worker's lease lapsed before it settled the run (crash, pause, stalled loop)",
   CHECK_LIMIT_REACHED: 'check-again was asked beyond maxChecks or past the horizon',
+  CHECK_AGAIN_IN_PAST: 'check-again was asked for an instant before the attempt ended',
   RESULT_TOO_LARGE: 'the result exceeded the size cap and was not stored',
   WEBHOOK_TIMEOUT: 'the webhook did not answer within its timeout (or the attempt was aborted)',
   WEBHOOK_CONNECTION: 'the webhook could not be reached (DNS, refused, reset, TLS)',

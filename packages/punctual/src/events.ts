@@ -20,8 +20,18 @@ export interface PunctualEvents {
   'lease:reclaimed': { run: Run };
   /** A worker could not renew its lease (reclaimed or cancelled elsewhere) and aborted the delivery. */
   'lease:lost': { runId: string };
-  /** A run's due time plus the grace passed without it starting. */
-  'schedule:notFired': { run: Run };
+  /**
+   * An occurrence's due time plus the grace passed without its delivery starting: its run is still
+   * scheduled, or waits in a worker's buffer (`run`), or nothing materialised it at all (`run` null: no
+   * instance materialising, or the materializer stuck). Reported once per occurrence.
+   */
+  'schedule:notFired': {
+    tenantId: string;
+    scheduleId: string;
+    scheduleKey: string;
+    scheduledFor: number;
+    run: Run | null;
+  };
   'schedule:put': { schedule: Schedule; created: boolean };
   'schedule:deleted': { tenantId: string; key: string };
   'schedule:paused': { schedule: Schedule };

@@ -25,6 +25,9 @@ import { TenantApi, type EngineHooks } from './tenant-api.js';
 
 export const DEFAULT_DATABASE_PATH = './data/punctual.db';
 
+/** Time between two "not fired" checks while something is overdue already. */
+const NOT_FIRED_CHECK_MS = 5_000;
+
 /** Most runs one claim transaction takes. */
 const CLAIM_BATCH = 200;
 
@@ -43,6 +46,7 @@ export class Scheduler extends TenantApi {
   #started = false;
   #migrated = false;
   #unwake: (() => void) | undefined;
+  #unsignal: (() => void) | undefined;
 
   constructor(opts: SchedulerOptions = {}) {
     const options = resolveOptions(opts, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
@@ -97,7 +101,7 @@ export class Scheduler extends TenantApi {
         claimLeaseMs: 30_000,
         maxSleepMs: options.maxSleepMs,
       },
-      (dueAt) => this.#worker.wake(dueAt),
+      (dueAt) => this.wakeWorker(dueAt),
     );
     this.#reaper = new Reaper(store, clock, bus, options.reapIntervalMs, () => this.#worker.wake());
     if (store.measureClockOffset && options.clockSync.enabled) {
@@ -120,8 +124,11 @@ export class Scheduler extends TenantApi {
     }
     this.#housekeeper = new Housekeeper(store, clock, bus, {
       notFiredGraceMs: options.notFiredGraceMs,
-      intervalMs: Math.min(options.notFiredGraceMs, 30_000),
+      intervalMs: 30_000,
+      overdueIntervalMs: Math.min(options.notFiredGraceMs, NOT_FIRED_CHECK_MS),
       retention: options.retention,
+      unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
+      nextUnstartedDue: () => this.#worker.nextUnstartedDue(),
     });
   }
 
@@ -181,9 +188,23 @@ export class Scheduler extends TenantApi {
       this.#reaper.loop.start();
     }
     this.#housekeeper.loop.start();
+    // Signals from any process sharing the store: act now rather than at the next timer.
+    this.#unsignal = this.store.onSignal?.((signal) => {
+      switch (signal.kind) {
+        case 'schedules':
+          this.scheduleChanged(signal.at);
+          return;
+        case 'abort':
+          this.#worker.abortRuns(signal.runIds, 'the run was cancelled');
+          return;
+        case 'paused':
+          this.#worker.schedulePaused(signal.scheduleId, signal.cancelPending);
+          return;
+      }
+    });
     if (this.store.capabilities.wakeups && this.store.onWake) {
       this.#unwake = this.store.onWake((dueAt) => {
-        this.#worker.wake(dueAt);
+        this.wakeWorker(dueAt);
         this.#materializer.loop.nudge();
       });
     }
@@ -197,6 +218,7 @@ export class Scheduler extends TenantApi {
     if (!this.#started) return;
     this.#started = false;
     this.#unwake?.();
+    this.#unsignal?.();
     await this.#materializer.loop.stop();
     await this.#worker.stop(opts.graceMs ?? this.options.shutdownGraceMs);
     await this.#reaper.loop.stop();
@@ -228,12 +250,19 @@ export class Scheduler extends TenantApi {
   /** @internal Wakes the worker for a run due at `at`. */
   wakeWorker(at: number): void {
     this.#worker.wake(at);
+    this.#notFiredCheckFor(at);
+  }
+
+  /** The "not fired" check runs when an occurrence due at `at` would pass its grace (if sooner than planned). */
+  #notFiredCheckFor(at: number): void {
+    this.#housekeeper.loop.nudge(at + this.options.notFiredGraceMs + 1);
   }
 
   /** @internal Schedules changed: materialise what falls due before `at`. */
   scheduleChanged(at: number | null): void {
     if (!this.#started || at === null) return;
     this.#materializer.loop.nudge(at - this.options.lookaheadMs);
+    this.#notFiredCheckFor(at);
   }
 }
 

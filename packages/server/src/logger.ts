@@ -77,8 +77,13 @@ export function logSchedulerEvents(scheduler: Scheduler, logger: Logger): () => 
       log.debug({ ...ids(run), reason: run.reason }, 'run cancelled'),
     ),
     scheduler.on('lease:reclaimed', ({ run }) => log.warn(ids(run), 'lease lapsed: run taken back')),
-    scheduler.on('schedule:notFired', ({ run }) =>
-      log.warn(ids(run), 'occurrence not fired within its grace'),
+    scheduler.on('schedule:notFired', (e) =>
+      log.warn(
+        e.run
+          ? ids(e.run)
+          : { tenantId: e.tenantId, scheduleKey: e.scheduleKey, scheduledFor: new Date(e.scheduledFor) },
+        e.run ? 'occurrence not fired within its grace' : 'occurrence not materialised within its grace',
+      ),
     ),
     scheduler.on('schedule:put', ({ schedule, created }) =>
       log.debug(

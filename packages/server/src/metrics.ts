@@ -361,9 +361,7 @@ export class Metrics {
     );
     on.push(s.on('lease:lost', ({ runId }) => this.#leaseLost(runId)));
     on.push(s.on('lease:reclaimed', () => this.leasesReclaimed.inc()));
-    on.push(
-      s.on('schedule:notFired', ({ run }) => this.notFired.inc({ tenant: this.#tenants.of(run.tenantId) })),
-    );
+    on.push(s.on('schedule:notFired', (e) => this.notFired.inc({ tenant: this.#tenants.of(e.tenantId) })));
     on.push(
       s.on('materializer:advanced', ({ lagMs }) => this.materializerLag.observe(Math.max(0, lagMs) / 1000)),
     );

@@ -49,6 +49,16 @@ export function nextStateFor(
           },
         };
       }
+      // A past instant would be due at once, again and again: refused rather than treated as now.
+      if (outcome.at < now) {
+        return {
+          state: 'dead',
+          error: {
+            code: 'CHECK_AGAIN_IN_PAST',
+            message: `check-again asked for an instant in the past (${new Date(outcome.at).toISOString()})`,
+          },
+        };
+      }
       if (outcome.at > run.scheduledFor + policies.checkHorizonMs) {
         return {
           state: 'dead',
@@ -58,7 +68,7 @@ export function nextStateFor(
           },
         };
       }
-      return { state: 'scheduled', reason: 'checkAgain', dueAt: Math.max(outcome.at, now), error: null };
+      return { state: 'scheduled', reason: 'checkAgain', dueAt: outcome.at, error: null };
     }
   }
 }

@@ -1,8 +1,11 @@
 // Background upkeep that no run waits on: reports runs that were due but never started within their grace
-// ("schedule not fired"), and prunes old history by the retention settings. Every instance may run it.
+// ("schedule not fired": runs still scheduled, runs claimed into this worker's buffer that never started
+// delivery, and schedules whose next occurrence nothing materialised), and prunes old history by the retention settings. Every instance may run it; each report is
+// made once (the store marks what it returned; a buffered run is known to its worker only).
 
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events.js';
+import type { Run } from '../domain/run.js';
+import type { EventBus, PunctualEvents } from '../events.js';
 import type { Store } from '../store/store.js';
 import { Loop } from './loop.js';
 
@@ -17,8 +20,15 @@ export interface Retention {
 
 export interface HousekeeperOptions {
   notFiredGraceMs: number;
+  /** Longest sleep between two rounds (pruning runs at most once a minute). */
   intervalMs: number;
+  /** Sleep between rounds while something is overdue already (the next one may come due any moment). */
+  overdueIntervalMs: number;
   retention: Retention;
+  /** This process's claimed runs that waited past the grace without starting, each returned once. */
+  unstarted?: (now: number, graceMs: number) => Run[];
+  /** The earliest dueAt among this process's claimed runs not started and not reported yet. */
+  nextUnstartedDue?: () => number | null;
 }
 
 export class Housekeeper {
@@ -40,7 +50,18 @@ export class Housekeeper {
   async #round(): Promise<number> {
     const now = this.clock.now();
     const late = await this.store.takeNotFired(now, this.opts.notFiredGraceMs, 1000);
-    for (const run of late) this.bus.emit('schedule:notFired', { run });
+    const grace = this.opts.notFiredGraceMs;
+    const stuck = this.opts.unstarted?.(now, grace) ?? [];
+    for (const run of [...late, ...stuck]) this.bus.emit('schedule:notFired', notFired(run));
+    for (const s of (await this.store.takeOverdueSchedules?.(now, grace, 1000)) ?? []) {
+      this.bus.emit('schedule:notFired', {
+        tenantId: s.tenantId,
+        scheduleId: s.id,
+        scheduleKey: s.key,
+        scheduledFor: s.nextFireAt!,
+        run: null,
+      });
+    }
     if (now - this.#lastPrune >= 60_000) {
       this.#lastPrune = now;
       const r = this.opts.retention;
@@ -55,6 +76,36 @@ export class Housekeeper {
         if (n < 5000) break;
       }
     }
-    return this.clock.now() + this.opts.intervalMs;
+    return this.#nextRound(now, grace);
   }
+
+  /**
+   * The check is driven by the wake timer: the next round is when the earliest pending occurrence (a
+   * scheduled run, a buffered run, a schedule's next instant) would pass its grace, or sooner while something
+   * is overdue already, or at the backstop interval.
+   */
+  async #nextRound(now: number, grace: number): Promise<number> {
+    const pending = [
+      await this.store.nextRunDueAt(),
+      await this.store.nextScheduleAt(),
+      this.opts.nextUnstartedDue?.() ?? null,
+    ];
+    let next = this.clock.now() + this.opts.intervalMs;
+    for (const dueAt of pending) {
+      if (dueAt === null) continue;
+      const overdueAt = dueAt + grace + 1;
+      next = Math.min(next, overdueAt > now ? overdueAt : now + this.opts.overdueIntervalMs);
+    }
+    return next;
+  }
+}
+
+function notFired(run: Run): PunctualEvents['schedule:notFired'] {
+  return {
+    tenantId: run.tenantId,
+    scheduleId: run.scheduleId,
+    scheduleKey: run.scheduleKey,
+    scheduledFor: run.scheduledFor,
+    run,
+  };
 }

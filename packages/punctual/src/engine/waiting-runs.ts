@@ -61,6 +61,14 @@ export class WaitingRuns<T> {
     }
   }
 
+  /** Removes and returns the runs that match (a paused schedule's runs). */
+  takeWhere(match: (run: T) => boolean): T[] {
+    const taken = this.#runs.filter(match);
+    if (taken.length > 0) this.#runs = this.#runs.filter((r) => !taken.includes(r));
+    if (this.#runs.length === 0) this.#disarm();
+    return taken;
+  }
+
   /** Empties the list (a graceful stop hands them back) and stops the timer. */
   takeAll(): T[] {
     this.#disarm();

@@ -1,21 +1,24 @@
 // The worker: claims due runs with a lease, delivers them through their target, renews the lease while
 // delivering, and settles each attempt. Claims and settlements are batched into shared store transactions.
 // A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and cannot settle: the store
-// refuses its stale token. It never decides policy itself: the domain maps outcomes to next states.
-// A run whose target is saturated for it waits in memory (lease kept, no slot held, nothing written) and is
-// admitted when the target has room (engine/waiting-runs.ts); it never loops through the store.
+// refuses its stale token. A deadline is checked again when a buffered or waiting run's delivery would
+// start, and store signals end held runs at once (cancelled: abort; paused: end the buffered ones). A run
+// whose target is saturated for it waits in memory (lease kept, no slot held, nothing written) and is
+// admitted when the target has room (engine/waiting-runs.ts); it never loops through the store. It never
+// decides policy itself: the domain maps outcomes to next states.
 
-import type { CancelTimer, Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { boundedResult } from '../domain/json-limits.js';
 import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
-import type { Attempt } from '../domain/run.js';
+import type { Attempt, Run, RunReason } from '../domain/run.js';
 import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { ClaimedRun, ClaimResult, SettleOutcome, Store } from '../store/store.js';
+import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
+import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
@@ -54,23 +57,6 @@ export interface WorkerOptions {
   random: () => number;
 }
 
-interface InFlight {
-  claimed: ClaimedRun;
-  abort: AbortController;
-  /** When the delivery started (claim time while it waits in the prefetch buffer). */
-  startedAt: number;
-  /** Waiting in the prefetch buffer, not delivering yet. */
-  buffered: boolean;
-  /** Waiting for its saturated target to have room (not delivering, holds no slot). */
-  waiting: boolean;
-  /** The delivery ended (finished or dropped): its slot is free. */
-  done: boolean;
-  settled: boolean;
-  cancelTimeout: CancelTimer;
-  /** When the lease lapses unless renewed (engine clock). */
-  leaseUntil: number;
-}
-
 export class Worker {
   readonly loop: Loop;
   readonly #heartbeat: Loop;
@@ -81,8 +67,7 @@ export class Worker {
   #reserved = 0;
   /** Deliveries running now (at most `concurrency`). */
   #executing = 0;
-  /** Claimed runs waiting for a free slot, oldest first. */
-  #buffer: InFlight[] = [];
+  readonly #buffer = new PrefetchBuffer();
   readonly #prefetch: PrefetchSizer;
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
@@ -160,7 +145,7 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     // Runs that never started go back at once.
-    for (const f of [...this.#buffer.splice(0), ...this.#waiting.takeAll()]) {
+    for (const f of [...this.#buffer.takeAll(), ...this.#waiting.takeAll()]) {
       f.waiting = false;
       this.#handBack(f, this.clock.now());
     }
@@ -226,9 +211,12 @@ export class Worker {
       const flight: InFlight = {
         claimed,
         abort: new AbortController(),
+        claimedAt: now,
         startedAt: now,
         buffered: true,
         waiting: false,
+        delivered: false,
+        reported: false,
         done: false,
         settled: false,
         cancelTimeout: () => {},
@@ -247,13 +235,23 @@ export class Worker {
       (f) => !this.#saturated(f),
     )) {
       flight.waiting = false;
-      this.#deliver(flight);
+      if (!this.#pastDeadline(flight)) this.#deliver(flight);
     }
     while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) {
       const flight = this.#buffer.shift()!;
+      // The deadline holds at delivery start: a run that waited in the buffer past it is not delivered late.
+      if (this.#pastDeadline(flight)) continue;
       if (this.#saturated(flight)) this.#wait(flight);
       else this.#deliver(flight);
     }
+  }
+
+  /** Ends the run as `expired` when its deadline passed before its delivery could start. */
+  #pastDeadline(flight: InFlight): boolean {
+    const expiresAt = flight.claimed.run.expiresAt;
+    if (expiresAt === null || this.clock.now() <= expiresAt) return false;
+    this.#endUnstarted(flight, { state: 'expired', reason: 'deadline' });
+    return true;
   }
 
   /** Whether the run's target cannot take this run now (per run: a target may admit tenants in turn). */
@@ -295,8 +293,9 @@ export class Worker {
     const startedAt = this.clock.now();
     flight.startedAt = startedAt;
     flight.buffered = false;
+    flight.delivered = true;
     this.#executing++;
-    this.bus.emit('run:started', { run });
+    this.bus.emit('run:started', { run: { ...run, startedAt: firstStart(flight) } });
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
@@ -366,6 +365,7 @@ export class Worker {
     this.#settlements.push({
       runId: run.id,
       token: flight.claimed.token,
+      startedAt: firstStart(flight),
       outcome: next,
       attempt: {
         runId: run.id,
@@ -381,6 +381,56 @@ export class Worker {
     });
   }
 
+  /** Ends a buffered run without delivering it (past its deadline, or its schedule paused). */
+  #endUnstarted(
+    flight: InFlight,
+    outcome: { state: 'cancelled' | 'skipped' | 'expired'; reason: RunReason },
+  ): void {
+    flight.buffered = false;
+    flight.waiting = false;
+    flight.done = true;
+    // No attempt is recorded for it: the store hands back the attempt the claim counted.
+    this.#enqueue(flight, outcome, 'released', this.clock.now(), null);
+  }
+
+  /**
+   * Aborts the deliveries of these runs at once, or drops them from the buffer: they were cancelled in the
+   * store (manual cancel, cancelPrevious), so this worker no longer holds them.
+   */
+  abortRuns(runIds: readonly string[], why: string): void {
+    for (const id of runIds) {
+      const f = this.#inFlight.get(id);
+      if (f && !f.settled) this.#drop(f, why);
+    }
+  }
+
+  /**
+   * A schedule was paused: its occurrences waiting in the buffer end without delivery (`skipped`, reason
+   * `paused`); runs made by hand (trigger, backfill) stay unless cancelPending (`cancelled`, `pausedCancel`).
+   */
+  schedulePaused(scheduleId: string, cancelPending: boolean): void {
+    const match = (f: InFlight): boolean =>
+      f.claimed.run.scheduleId === scheduleId && (cancelPending || f.claimed.run.kind === 'scheduled');
+    const ended = [...this.#buffer.takeWhere(match), ...this.#waiting.takeWhere(match)];
+    for (const f of ended)
+      this.#endUnstarted(
+        f,
+        cancelPending
+          ? { state: 'cancelled', reason: 'pausedCancel' }
+          : { state: 'skipped', reason: 'paused' },
+      );
+  }
+
+  /** Buffered runs not started `graceMs` after they were due, each returned once (schedule:notFired). */
+  takeUnstarted(now: number, graceMs: number): Run[] {
+    return this.#buffer.takeUnstarted(now, graceMs);
+  }
+
+  /** The earliest dueAt among buffered runs not reported yet (for the not-fired check's timer). */
+  nextUnstartedDue(): number | null {
+    return this.#buffer.nextUnreportedDue();
+  }
+
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */
   #release(f: InFlight): void {
     f.done = true;
@@ -391,7 +441,7 @@ export class Worker {
   #drop(f: InFlight, why: string): void {
     f.abort.abort(new Error(why));
     f.cancelTimeout();
-    if (f.buffered) this.#buffer = this.#buffer.filter((b) => b !== f);
+    if (f.buffered) this.#buffer.takeWhere((b) => b === f);
     else if (f.waiting) {
       this.#waiting.remove(f);
       f.waiting = false;

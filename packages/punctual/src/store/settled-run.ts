@@ -6,9 +6,12 @@
 import type { Run } from '../domain/run.js';
 import type { SettleOutcome } from './store.js';
 
-/** `run` (as claimed, state running) after `outcome` was written at `now`; the lease is released. */
-export function settledRun(run: Run, outcome: SettleOutcome, now: number): Run {
-  const released = { ...run, leaseOwner: null, leaseExpiresAt: null };
+/**
+ * `run` (as claimed, state running) after `outcome` was written at `now`; the lease is released and
+ * `startedAt` is what the settlement said (settledStartedAt).
+ */
+export function settledRun(run: Run, outcome: SettleOutcome, now: number, startedAt = run.startedAt): Run {
+  const released = { ...run, leaseOwner: null, leaseExpiresAt: null, startedAt };
   switch (outcome.state) {
     case 'succeeded':
       return {
@@ -37,6 +40,15 @@ export function settledRun(run: Run, outcome: SettleOutcome, now: number): Run {
     case 'dead':
       return { ...released, state: 'dead', error: outcome.error, reason: null, finishedAt: now };
     case 'cancelled':
-      return { ...released, state: 'cancelled', reason: outcome.reason, finishedAt: now };
+    case 'skipped':
+    case 'expired':
+      // Never delivered in this attempt: the attempt the claim counted is handed back.
+      return {
+        ...released,
+        state: outcome.state,
+        reason: outcome.reason,
+        attempt: Math.max(run.attempt - 1, 0),
+        finishedAt: now,
+      };
   }
 }

@@ -143,7 +143,11 @@ export type SettleOutcome =
   | { state: 'succeeded'; result: Json | null }
   | { state: 'scheduled'; reason: 'retry' | 'checkAgain' | 'released'; dueAt: number; error: RunError | null }
   | { state: 'dead'; error: RunError }
-  | { state: 'cancelled'; reason: RunReason };
+  /**
+   * Ended before its delivery started (found past its deadline, or its schedule paused, while it waited in
+   * the worker's buffer): the attempt the claim counted is handed back and no attempt is recorded.
+   */
+  | { state: 'cancelled' | 'skipped' | 'expired'; reason: RunReason };
 
 export interface Settlement {
   runId: string;
@@ -156,7 +160,36 @@ export interface Settlement {
    * of reading the row back.
    */
   run: Run;
+  /**
+   * What the run's `startedAt` becomes: when its first delivery started (null: never). Undefined keeps
+   * `run.startedAt`. The claim sets `startedAt` to the claim instant; the worker corrects it to the delivery
+   * start, or clears it for a run that ended in its buffer without being delivered.
+   */
+  startedAt?: number | null | undefined;
 }
+
+/** What a settlement leaves in the run's `startedAt`. */
+export function settledStartedAt(x: Pick<Settlement, 'startedAt' | 'run'>): number | null {
+  return x.startedAt === undefined ? x.run.startedAt : x.startedAt;
+}
+
+/** Whether a settlement ends a run that was never delivered in this attempt (no attempt is recorded). */
+export function endedBeforeDelivery(o: SettleOutcome): boolean {
+  return o.state === 'cancelled' || o.state === 'skipped' || o.state === 'expired';
+}
+
+/**
+ * A hint one process gives every engine sharing its store, so they act at once rather than at their next
+ * timer (a latency hint only: a lost signal delays, never loses). PostgreSQL sends them with NOTIFY; SQLite
+ * calls the listeners of its own process.
+ */
+export type StoreSignal =
+  /** A schedule was saved or resumed: materialise what falls due before `at`. */
+  | { kind: 'schedules'; at: number }
+  /** Running runs were cancelled (manual cancel, `cancelPrevious`): their workers abort the deliveries now. */
+  | { kind: 'abort'; runIds: string[] }
+  /** A schedule was paused: workers end its runs that wait in their buffer, not delivered yet. */
+  | { kind: 'paused'; scheduleId: string; cancelPending: boolean };
 
 export interface PruneRequest {
   now: number;
@@ -293,6 +326,13 @@ export interface Store {
    * returns them ("schedule not fired" detection).
    */
   takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]>;
+  /**
+   * Optional: active schedules whose next occurrence (nextFireAt) + graceMs < now, i.e. that nothing
+   * materialised (no instance materialising, or its materializer stuck), and that were not reported for that
+   * occurrence yet: marks them reported and returns them ("schedule not fired" detection, once per
+   * occurrence whatever the number of instances).
+   */
+  takeOverdueSchedules?(now: number, graceMs: number, limit: number): Promise<Schedule[]>;
   /** Deletes old final runs and their attempts; returns how many runs were deleted. */
   pruneHistory(req: PruneRequest): Promise<number>;
 
@@ -304,6 +344,9 @@ export interface Store {
 
   /** Optional: counts for metrics, every one answered from an index (never a scan of runs). */
   stats?(now: number): Promise<StoreStats>;
+
+  /** Optional: calls `listener` with every StoreSignal a store operation of any process sharing it sent. */
+  onSignal?(listener: (signal: StoreSignal) => void): () => void;
 
   /** Only when capabilities.wakeups: called when another process inserted a run due at `dueAt`. */
   onWake?(listener: (dueAt: number) => void): () => void;

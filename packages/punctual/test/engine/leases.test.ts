@@ -160,7 +160,7 @@ describe('leases', () => {
     await h.s.put({ key: 'nf', spec: '@in 1s', target: { handler: 'x' } });
     const late = h.waitFor('schedule:notFired');
     await h.clock.advance(120_000);
-    expect((await late).run.scheduleKey).toBe('nf');
+    expect((await late).run?.scheduleKey).toBe('nf');
     expect(h.of('schedule:notFired')).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ afterEach(async () => h?.close());
 const HOUR = 3_600_000;
 
 describe('pause, resume, trigger, backfill, delete', () => {
-  it('pause keeps pending runs by default; paused occurrences are recorded as skipped on resume', async () => {
+  it('pause stops the occurrences already written too (skipped, paused); resume records the gap', async () => {
     h = await harness({ start: '2026-01-05T00:00:30Z' });
     const fired: string[] = [];
     h.s.handle('t', (ctx) => {
@@ -22,10 +22,11 @@ describe('pause, resume, trigger, backfill, delete', () => {
     expect(paused.state).toBe('paused');
     expect(paused.note).toBe('maintenance');
     await h.clock.advance(3 * HOUR);
-    expect(fired).toEqual(['2026-01-05T01:00:00.000Z']); // kept pending run still ran
+    expect(fired).toEqual([]); // the 01:00 run was written before the pause, and still did not run
     await h.s.resume('p');
     const skipped = h.of('run:skipped');
     expect(skipped.map((e) => [iso(e.run.scheduledFor), e.run.reason])).toEqual([
+      ['2026-01-05T01:00:00.000Z', 'paused'],
       ['2026-01-05T02:00:00.000Z', 'paused'],
       ['2026-01-05T03:00:00.000Z', 'paused'],
     ]);
@@ -174,5 +175,22 @@ describe('check again', () => {
       ['n', 'CHECK_LIMIT_REACHED'],
     ]);
     expect(dead.find((e) => e.run.scheduleKey === 'n')!.run.checks).toBe(2);
+  });
+
+  it('refuses a check asked for an instant in the past (CHECK_AGAIN_IN_PAST) instead of looping', async () => {
+    h = await harness();
+    let calls = 0;
+    h.s.handle('past', () => {
+      calls++;
+      return checkAgain(h.clock.now() - HOUR);
+    });
+    await h.s.put({ key: 'p', spec: '@in 1s', target: { handler: 'past' }, policies: { maxChecks: 5 } });
+    await h.clock.advance(2000);
+    await h.quiesce();
+    expect(calls).toBe(1);
+    expect(h.of('run:checkAgain')).toHaveLength(0);
+    const dead = h.of('run:dead');
+    expect(dead.map((e) => e.run.error?.code)).toEqual(['CHECK_AGAIN_IN_PAST']);
+    expect(dead[0]!.run.checks).toBe(0);
   });
 });

@@ -219,14 +219,14 @@ export function claimTenantPageSql(s: string): string {
   return `WITH RECURSIVE ${claimCtes(s, TENANT_PAGE_PARAMS, false)} ${pageOutput()}`;
 }
 
-/** Where settleAndClaimSql has the claim's parameters: after the settlement's 25 ($1 now is shared). */
+/** Where settleAndClaimSql has the claim's parameters: after the settlement's 30 ($1 now is shared). */
 const AFTER_SETTLE: ClaimParams = {
   now: '$1',
-  limit: '$26',
-  waiting: '$27',
-  worker: '$28',
-  leaseMs: '$29',
-  left: '$30',
+  limit: '$31',
+  waiting: '$32',
+  worker: '$33',
+  leaseMs: '$34',
+  left: '$35',
 };
 
 /**

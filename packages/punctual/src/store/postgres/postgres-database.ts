@@ -183,6 +183,11 @@ export class PgDb {
 
   /** Queues a wake-up hint for listeners; delivered when the surrounding transaction commits. */
   async notifyWake(c: PgQueryable, dueAt: number): Promise<void> {
-    await c.query('SELECT pg_notify($1, $2)', [this.channel, String(dueAt)]);
+    await this.notify(c, String(dueAt));
+  }
+
+  /** Queues a payload (a wake-up's instant, or a store signal) for listeners, delivered at the commit. */
+  async notify(c: PgQueryable, payload: string): Promise<void> {
+    await c.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
   }
 }

@@ -3,9 +3,9 @@
 // clock (`now` is a parameter) and never change a run whose token the caller does not hold.
 
 import { PunctualError } from '../../errors.js';
-import type { RunError, RunState } from '../../domain/run.js';
+import type { RunError, RunReason, RunState } from '../../domain/run.js';
 import { settledRun } from '../settled-run.js';
-import type { Settlement, Transition } from '../store.js';
+import { endedBeforeDelivery, settledStartedAt, type Settlement, type Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import { ID_RE, jsonParam, toRun, type RunRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
@@ -49,7 +49,9 @@ const HELD = `r.id = u.id AND r.lease_token = u.token`;
  * settled and did not succeed: a successful attempt stays on its run row (succeeded_by, attempt_started_at;
  * migration 5), and reads add it (postgres-queries.ts). Parameters: $1 now; succeeded $2–$4 (id, token,
  * result) and $24–$25 (worker, delivery start); scheduled again $5–$9 (id, token, due_at, reason, error);
- * dead $10–$12 (id, token, error); cancelled $13–$15 (id, token, reason); attempts of the others $16–$23.
+ * dead $10–$12 (id, token, error); ended before delivery $13–$15 and $29 (id, token, reason, state);
+ * attempts of the others $16–$23; what each group's started_at becomes $26–$28 and $30 (settledStartedAt).
+ * A run that ended before its delivery hands back the attempt its claim counted, with no attempt record.
  * retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands the
  * attempt back (a graceful stop is not a failure).
  */
@@ -59,33 +61,37 @@ export function settleCtes(s: string): string {
     ok AS (
       UPDATE ${s}.runs AS r
          SET state = 'succeeded', result = u.result::jsonb, reason = NULL, error = NULL, finished_at = $1,
-             succeeded_by = u.worker, attempt_started_at = u.started_at, ${RELEASE_LEASE}
-        FROM unnest($2::bigint[], $3::text[], $4::text[], $24::text[], $25::bigint[])
-          AS u(id, token, result, worker, started_at)
+             succeeded_by = u.worker, attempt_started_at = u.started_at, started_at = u.first_started,
+             ${RELEASE_LEASE}
+        FROM unnest($2::bigint[], $3::text[], $4::text[], $24::text[], $25::bigint[], $26::bigint[])
+          AS u(id, token, result, worker, started_at, first_started)
        WHERE ${HELD}
       RETURNING ${cols}
     ), again AS (
       UPDATE ${s}.runs AS r
          SET state = 'scheduled', due_at = u.due_at, reason = u.reason, error = u.error::jsonb,
-             not_fired_reported = false,
+             not_fired_reported = false, started_at = u.first_started,
              checks = r.checks + CASE WHEN u.reason = 'checkAgain' THEN 1 ELSE 0 END,
              attempt = CASE u.reason WHEN 'checkAgain' THEN 0 WHEN 'released' THEN greatest(r.attempt - 1, 0)
                                      ELSE r.attempt END,
              ${RELEASE_LEASE}
-        FROM unnest($5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
-          AS u(id, token, due_at, reason, error)
+        FROM unnest($5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[], $27::bigint[])
+          AS u(id, token, due_at, reason, error, first_started)
        WHERE ${HELD}
       RETURNING ${cols}
     ), dead AS (
       UPDATE ${s}.runs AS r
-         SET state = 'dead', error = u.error::jsonb, reason = NULL, finished_at = $1, ${RELEASE_LEASE}
-        FROM unnest($10::bigint[], $11::text[], $12::text[]) AS u(id, token, error)
+         SET state = 'dead', error = u.error::jsonb, reason = NULL, finished_at = $1,
+             started_at = u.first_started, ${RELEASE_LEASE}
+        FROM unnest($10::bigint[], $11::text[], $12::text[], $28::bigint[]) AS u(id, token, error, first_started)
        WHERE ${HELD}
       RETURNING ${cols}
     ), gone AS (
       UPDATE ${s}.runs AS r
-         SET state = 'cancelled', reason = u.reason, finished_at = $1, ${RELEASE_LEASE}
-        FROM unnest($13::bigint[], $14::text[], $15::text[]) AS u(id, token, reason)
+         SET state = u.state, reason = u.reason, finished_at = $1, started_at = u.first_started,
+             attempt = greatest(r.attempt - 1, 0), ${RELEASE_LEASE}
+        FROM unnest($13::bigint[], $14::text[], $15::text[], $29::text[], $30::bigint[])
+          AS u(id, token, reason, state, first_started)
        WHERE ${HELD}
       RETURNING ${cols}
     ), settled AS (
@@ -117,7 +123,7 @@ export function sendable(settlements: Settlement[]): Settlement[] {
   return settlements.filter((x) => ID_RE.test(x.runId) && !seen.has(x.runId) && seen.add(x.runId));
 }
 
-/** The parameters of settleCtes ($1–$25) for these (sendable) settlements. */
+/** The parameters of settleCtes ($1–$30) for these (sendable) settlements. */
 export function settleParams(now: number, valid: Settlement[]): unknown[] {
   const pick = <S extends Settlement['outcome']['state']>(state: S) =>
     valid.filter(
@@ -127,9 +133,20 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
   const ok = pick('succeeded');
   const again = pick('scheduled');
   const dead = pick('dead');
-  const gone = pick('cancelled');
-  // A successful attempt is recorded on its run row, the others as attempts rows.
-  const a = valid.filter((x) => x.outcome.state !== 'succeeded').map((x) => x.attempt);
+  const gone = valid.filter(
+    (
+      x,
+    ): x is Settlement & {
+      outcome: Extract<
+        Settlement['outcome'],
+        { reason: RunReason; state: 'cancelled' | 'skipped' | 'expired' }
+      >;
+    } => endedBeforeDelivery(x.outcome),
+  );
+  // A successful attempt is recorded on its run row, the others as attempts rows (none when not delivered).
+  const a = valid
+    .filter((x) => x.outcome.state !== 'succeeded' && !endedBeforeDelivery(x.outcome))
+    .map((x) => x.attempt);
   return [
     now,
     ok.map((x) => x.runId),
@@ -156,6 +173,11 @@ export function settleParams(now: number, valid: Settlement[]): unknown[] {
     a.map((x) => jsonParam(x.result)),
     ok.map((x) => x.attempt.workerId),
     ok.map((x) => x.attempt.startedAt),
+    ok.map(settledStartedAt),
+    again.map(settledStartedAt),
+    dead.map(settledStartedAt),
+    gone.map((x) => x.outcome.state),
+    gone.map(settledStartedAt),
   ];
 }
 
@@ -173,7 +195,11 @@ export function settledTransitions(
   const settled = settlements.map((x): Transition | null => {
     if (!held.delete(x.runId)) return null; // refused, or a duplicate later in the batch
     if (x.outcome.state === 'scheduled') wakeAt = Math.min(wakeAt ?? Infinity, x.outcome.dueAt);
-    return { run: settledRun(x.run, x.outcome, now), from: 'running', to: x.outcome.state };
+    return {
+      run: settledRun(x.run, x.outcome, now, settledStartedAt(x)),
+      from: 'running',
+      to: x.outcome.state,
+    };
   });
   return { settled, wakeAt };
 }

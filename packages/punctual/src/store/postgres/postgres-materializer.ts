@@ -182,3 +182,28 @@ export async function nextScheduleAt(db: PgDb): Promise<number | null> {
   );
   return rows[0]?.at ?? null;
 }
+
+/** Overdue schedules (nothing materialised their next occurrence within the grace), each returned once. */
+export async function takeOverdueSchedules(
+  db: PgDb,
+  now: number,
+  graceMs: number,
+  limit: number,
+): Promise<Schedule[]> {
+  if (limit <= 0) return [];
+  // schedules_due range; schedules already reported for this occurrence stay few (they are overdue).
+  const rows = await db.query<ScheduleRow>(
+    `UPDATE ${db.s}.schedules SET not_fired_at = next_fire_at
+      WHERE id IN (SELECT id FROM ${db.s}.schedules
+                    WHERE state = 'active' AND next_fire_at < $1::bigint - $2::bigint
+                      AND not_fired_at IS DISTINCT FROM next_fire_at
+                    ORDER BY next_fire_at, id
+                    LIMIT $3
+                    FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [now, graceMs, limit],
+  );
+  return rows
+    .map(toSchedule)
+    .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));
+}

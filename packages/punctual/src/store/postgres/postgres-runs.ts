@@ -111,3 +111,19 @@ export async function cancelScheduledRuns(
   );
   return transitionsOf(rows, 'scheduled');
 }
+
+/** Pausing: the schedule's materialised occurrences waiting to run become skipped (paused); manual runs stay. */
+export async function skipPausedRuns(
+  db: PgDb,
+  c: PgQueryable,
+  scheduleId: string,
+  now: number,
+): Promise<Transition[]> {
+  const { rows } = await c.query<RunRow>(
+    `UPDATE ${db.s}.runs SET state = 'skipped', reason = 'paused', finished_at = $2, occurrence_key = NULL
+      WHERE schedule_id = $1 AND state = 'scheduled' AND kind = 'scheduled'
+      RETURNING *`,
+    [scheduleId, now],
+  );
+  return transitionsOf(rows, 'scheduled');
+}

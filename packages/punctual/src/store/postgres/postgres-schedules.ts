@@ -24,7 +24,7 @@ import {
   toSchedule,
   type ScheduleRow,
 } from './postgres-rows.js';
-import { cancelScheduledRuns, insertRunRows } from './postgres-runs.js';
+import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 
 function conflict(key: string, expected: number, actual: number | null): PunctualError {
   return new PunctualError(
@@ -296,7 +296,7 @@ export async function pauseSchedule(
     );
     const transitions = opts.cancelPending
       ? await cancelScheduledRuns(db, c, String(row.id), 'pausedCancel', opts.now)
-      : [];
+      : await skipPausedRuns(db, c, String(row.id), opts.now);
     return { schedule: toSchedule(paused[0] ?? row), transitions };
   });
 }

@@ -24,10 +24,19 @@ import type {
   Settlement,
   Store,
   StoreCapabilities,
+  StoreSignal,
   StoreStats,
   Transition,
 } from '../store.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
+import {
+  abortSignals,
+  claimSignals,
+  decodeSignal,
+  encodeSignal,
+  putSignals,
+  resumeSignals,
+} from '../store-signals.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { appliedVersion, LATEST_VERSION, migrate } from './migrations.js';
 import { claimRuns, settleAndClaim } from './postgres-claim.js';
@@ -155,11 +164,15 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
   async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
-    return schedules.putSchedule(await this.#conn(), req);
+    const res = await schedules.putSchedule(await this.#conn(), req);
+    await this.#signal(putSignals([res]));
+    return res;
   }
 
   async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
-    return schedules.putSchedules(await this.#conn(), reqs);
+    const res = await schedules.putSchedules(await this.#conn(), reqs);
+    await this.#signal(putSignals(res));
+    return res;
   }
 
   async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
@@ -187,7 +200,12 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     key: string,
     opts: { cancelPending: boolean; note: string | null; now: number },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    return schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
+    const res = await schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
+    if (res)
+      await this.#signal([
+        { kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending },
+      ]);
+    return res;
   }
 
   async resumeSchedule(
@@ -195,7 +213,9 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     key: string,
     opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    return schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
+    const res = await schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
+    await this.#signal(resumeSignals(res));
+    return res;
   }
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
@@ -229,7 +249,9 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   }
 
   async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
-    return claimRuns(await this.#conn(), req);
+    const res = await claimRuns(await this.#conn(), req);
+    await this.#signal(claimSignals(res));
+    return res;
   }
 
   async extendLeases(
@@ -249,7 +271,9 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     settlements: Settlement[],
     claim: ClaimRequest,
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
-    return settleAndClaim(await this.#conn(), settlements, claim);
+    const res = await settleAndClaim(await this.#conn(), settlements, claim);
+    await this.#signal(claimSignals(res.claim));
+    return res;
   }
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
@@ -257,7 +281,9 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   }
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
-    return cancelRun(await this.#conn(), tenantId, runId, now);
+    const t = await cancelRun(await this.#conn(), tenantId, runId, now);
+    await this.#signal(abortSignals(t ? [t] : []));
+    return t;
   }
 
   async getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
@@ -280,13 +306,39 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     return takeNotFired(await this.#conn(), now, graceMs, limit);
   }
 
+  async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
+    return materializer.takeOverdueSchedules(await this.#conn(), now, graceMs, limit);
+  }
+
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(await this.#conn(), req);
+  }
+
+  /** Signals every instance on this schema (NOTIFY, after the operation committed); a latency hint only. */
+  async #signal(signals: StoreSignal[]): Promise<void> {
+    if (signals.length === 0) return;
+    const db = await this.#conn();
+    for (const payload of signals.flatMap(encodeSignal)) await db.notify(db.pool, payload);
+  }
+
+  /** Registers a signal listener (the wake-up channel carries them); a latency hint only. */
+  onSignal(listener: (signal: StoreSignal) => void): () => void {
+    return this.#listen((payload) => {
+      const signal = decodeSignal(payload);
+      if (signal !== undefined) listener(signal);
+    });
   }
 
   // ── beyond the contract ──────────────────────────────────────────────────────────────────────────
   /** Registers a wake-up listener (LISTEN/NOTIFY on `<schema>_wake`); a latency hint only. */
   onWake(listener: (dueAt: number) => void): () => void {
+    return this.#listen((payload) => {
+      const dueAt = payload.startsWith('{') ? NaN : Number(payload);
+      if (payload !== '' && Number.isFinite(dueAt)) listener(dueAt);
+    });
+  }
+
+  #listen(listener: (payload: string) => void): () => void {
     if (this.#closed || this.#opts.listen === false) return () => undefined;
     this.#wakeups ??= new Wakeups({
       channel: wakeChannel(this.schema),

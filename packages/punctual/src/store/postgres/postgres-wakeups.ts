@@ -1,5 +1,6 @@
 // Wake-ups over LISTEN/NOTIFY: one dedicated connection LISTENs on the schema's channel and calls the
-// registered listeners with the due instant another process inserted. It is a latency hint only: a lost
+// registered listeners with each payload: the due instant another process inserted (a number), or a
+// StoreSignal (store-signals.ts). It is a latency hint only: a lost
 // notification delays a run until the worker's own timer, never loses it. After a connection error it
 // reconnects with capped exponential backoff; errors are reported, never thrown into the process.
 
@@ -16,7 +17,7 @@ export interface WakeupsOptions {
 }
 
 export class Wakeups {
-  readonly #listeners = new Set<(dueAt: number) => void>();
+  readonly #listeners = new Set<(payload: string) => void>();
   #client: PgClient | undefined;
   #connecting: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -32,7 +33,7 @@ export class Wakeups {
   }
 
   /** Registers a listener; the LISTEN connection opens with the first one. */
-  add(listener: (dueAt: number) => void): () => void {
+  add(listener: (payload: string) => void): () => void {
     this.#listeners.add(listener);
     if (!this.#client && !this.#connecting && !this.#timer) this.#start();
     return () => {
@@ -68,9 +69,8 @@ export class Wakeups {
       c.on('error', (err) => this.#lost(c, err));
       c.on('end', () => this.#lost(c, new Error('the LISTEN connection ended')));
       c.on('notification', (msg) => {
-        if (msg.channel !== this.opts.channel) return;
-        const dueAt = Number(msg.payload);
-        if (Number.isFinite(dueAt)) this.#emit(dueAt);
+        if (msg.channel !== this.opts.channel || msg.payload === undefined) return;
+        this.#emit(msg.payload);
       });
       await c.connect();
       await c.query(`LISTEN "${this.opts.channel}"`);
@@ -83,7 +83,7 @@ export class Wakeups {
       this.#resolveReady();
       if (this.#connectedBefore && this.opts.resync) {
         const dueAt = await this.opts.resync().catch((err: unknown) => (this.opts.onError(err), null));
-        if (dueAt !== null) this.#emit(dueAt);
+        if (dueAt !== null) this.#emit(String(dueAt));
       }
       this.#connectedBefore = true;
     } catch (err) {
@@ -92,10 +92,10 @@ export class Wakeups {
     }
   }
 
-  #emit(dueAt: number): void {
+  #emit(payload: string): void {
     for (const l of this.#listeners) {
       try {
-        l(dueAt);
+        l(payload);
       } catch (err) {
         this.opts.onError(err);
       }

@@ -5,7 +5,7 @@
 import { PunctualError } from '../../errors.js';
 import type { Attempt, RunError, RunState } from '../../domain/run.js';
 import { settledRun } from '../settled-run.js';
-import type { Settlement, Transition } from '../store.js';
+import { endedBeforeDelivery, settledStartedAt, type Settlement, type Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
@@ -19,24 +19,27 @@ const RELEASE_LEASE = 'lease_owner = NULL, lease_token = NULL, lease_expires_at 
 
 const SUCCEED = `
   UPDATE runs SET state = 'succeeded', result = @result, reason = NULL, error = NULL, finished_at = @now,
-    ${RELEASE_LEASE}
+    started_at = @startedAt, ${RELEASE_LEASE}
   ${FENCE}`;
 
 // retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands the
 // attempt back (a graceful stop is not a failure).
 const RESCHEDULE = `
   UPDATE runs SET state = 'scheduled', due_at = @dueAt, reason = @reason, error = @error,
-    not_fired_reported = 0, ${RELEASE_LEASE},
+    not_fired_reported = 0, started_at = @startedAt, ${RELEASE_LEASE},
     checks = checks + (@reason = 'checkAgain'),
     attempt = CASE @reason WHEN 'checkAgain' THEN 0 WHEN 'released' THEN MAX(attempt - 1, 0) ELSE attempt END
   ${FENCE}`;
 
 const KILL = `
-  UPDATE runs SET state = 'dead', error = @error, reason = NULL, finished_at = @now, ${RELEASE_LEASE}
+  UPDATE runs SET state = 'dead', error = @error, reason = NULL, finished_at = @now, started_at = @startedAt,
+    ${RELEASE_LEASE}
   ${FENCE}`;
 
-const CANCEL_HELD = `
-  UPDATE runs SET state = 'cancelled', reason = @reason, finished_at = @now, ${RELEASE_LEASE}
+// Ended before its delivery started: the attempt the claim counted is handed back.
+const END_HELD = `
+  UPDATE runs SET state = @state, reason = @reason, finished_at = @now, started_at = @startedAt,
+    attempt = MAX(attempt - 1, 0), ${RELEASE_LEASE}
   ${FENCE}`;
 
 const INSERT_ATTEMPT = `
@@ -98,7 +101,7 @@ export function settleRuns(
 function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition | null {
   const id = parseId(s.runId);
   if (id === undefined) return null;
-  const fence = { id, token: s.token, now };
+  const fence = { id, token: s.token, now, startedAt: settledStartedAt(s) };
   const o = s.outcome;
   let changes: number;
   switch (o.state) {
@@ -114,12 +117,14 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
       changes = sql.stmt(KILL).run({ ...fence, error: toJson(o.error) }).changes;
       break;
     case 'cancelled':
-      changes = sql.stmt(CANCEL_HELD).run({ ...fence, reason: o.reason }).changes;
+    case 'skipped':
+    case 'expired':
+      changes = sql.stmt(END_HELD).run({ ...fence, state: o.state, reason: o.reason }).changes;
       break;
   }
   if (changes === 0) return null;
-  insertAttempt(sql, s.run.tenantId, id, s.attempt);
-  return { run: settledRun(s.run, o, now), from: 'running', to: o.state };
+  if (!endedBeforeDelivery(o)) insertAttempt(sql, s.run.tenantId, id, s.attempt);
+  return { run: settledRun(s.run, o, now, fence.startedAt), from: 'running', to: o.state };
 }
 
 function insertAttempt(sql: SqliteDatabase, tenantId: string, runId: number, a: Attempt): void {

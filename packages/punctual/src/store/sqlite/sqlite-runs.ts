@@ -76,6 +76,17 @@ export function cancelPending(
   return changed(rows, 'scheduled');
 }
 
+// A paused schedule's occurrences that have not started: skipped (reason paused). Runs made by hand stay.
+const SKIP_PAUSED = `
+  UPDATE runs SET state = 'skipped', reason = 'paused', finished_at = ?, occurrence_key = NULL
+  WHERE schedule_id = ? AND state = 'scheduled' AND kind = 'scheduled'
+  RETURNING *`;
+
+/** Pausing: the schedule's materialised occurrences waiting to run become skipped (paused). */
+export function skipPaused(sql: SqliteDatabase, scheduleId: number, now: number): Transition[] {
+  return changed(sql.stmt(SKIP_PAUSED).all(now, scheduleId) as RunRow[], 'scheduled');
+}
+
 /** Transitions for rows an UPDATE … RETURNING changed from one state, in id order. */
 export function changed(rows: RunRow[], from: RunState): Transition[] {
   return rows

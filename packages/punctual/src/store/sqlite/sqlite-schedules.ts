@@ -17,7 +17,7 @@ import type {
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
-import { cancelPending, insertRuns } from './sqlite-runs.js';
+import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
@@ -189,7 +189,9 @@ export function pauseSchedule(
     if (row === undefined) return undefined;
     const paused = sql.stmt(PAUSE).get({ id: row.id, note: opts.note, now: opts.now }) as
       ScheduleRow | undefined;
-    const transitions = opts.cancelPending ? cancelPending(sql, row.id, 'pausedCancel', opts.now) : [];
+    const transitions = opts.cancelPending
+      ? cancelPending(sql, row.id, 'pausedCancel', opts.now)
+      : skipPaused(sql, row.id, opts.now);
     return { schedule: toSchedule(paused ?? row), transitions };
   });
 }
@@ -249,4 +251,27 @@ export function advanceSchedules(sql: SqliteDatabase, advances: Advance[]): Adva
 export function nextScheduleAt(sql: SqliteDatabase): number | null {
   const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
   return row.v;
+}
+
+// schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet.
+const TAKE_OVERDUE = `
+  UPDATE schedules SET not_fired_at = next_fire_at
+  WHERE id IN (SELECT id FROM schedules
+               WHERE state = 'active' AND next_fire_at < @cutoff
+                 AND (not_fired_at IS NULL OR not_fired_at <> next_fire_at)
+               ORDER BY next_fire_at, id LIMIT @limit)
+  RETURNING *`;
+
+/** Overdue schedules (nothing materialised their next occurrence within the grace), each returned once. */
+export function takeOverdueSchedules(
+  sql: SqliteDatabase,
+  now: number,
+  graceMs: number,
+  limit: number,
+): Schedule[] {
+  if (limit <= 0) return [];
+  const rows = sql.write(() => sql.stmt(TAKE_OVERDUE).all({ cutoff: now - graceMs, limit })) as ScheduleRow[];
+  return rows
+    .map(toSchedule)
+    .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));
 }

@@ -21,11 +21,13 @@ import type {
   Settlement,
   Store,
   StoreCapabilities,
+  StoreSignal,
   StoreStats,
   Transition,
 } from '../store.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
+import { abortSignals, claimSignals, putSignals, resumeSignals } from '../store-signals.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
@@ -51,6 +53,7 @@ export type { SqliteOptions } from './sqlite-database.js';
 export class SqliteStore implements Store, TenantStore, KvStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
+  readonly #listeners = new Set<(signal: StoreSignal) => void>();
 
   constructor(opts: SqliteOptions) {
     this.sql = new SqliteDatabase(opts);
@@ -97,15 +100,47 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   async close(): Promise<void> {
+    this.#listeners.clear();
     this.sql.close();
   }
 
+  /** Signals reach the engines of this process only: they share this store object. */
+  onSignal(listener: (signal: StoreSignal) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Calls the listeners on the next turn, once the operation's caller has its result (as a NOTIFY arrives
+   * after the commit); a listener that throws is ignored.
+   */
+  #signal(signals: StoreSignal[]): void {
+    if (signals.length === 0 || this.#listeners.size === 0) return;
+    const listeners = [...this.#listeners];
+    setImmediate(() => {
+      for (const signal of signals)
+        for (const l of listeners) {
+          try {
+            l(signal);
+          } catch {
+            // a hint: a failing listener must not fail anything
+          }
+        }
+    });
+  }
+
   async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
-    return schedules.putSchedule(this.sql, req);
+    const res = schedules.putSchedule(this.sql, req);
+    this.#signal(putSignals([res]));
+    return res;
   }
 
   async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
-    return schedules.putSchedules(this.sql, reqs);
+    const res = schedules.putSchedules(this.sql, reqs);
+    this.#signal(putSignals(res));
+    return res;
   }
 
   async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
@@ -133,7 +168,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     key: string,
     opts: { cancelPending: boolean; note: string | null; now: number },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    return schedules.pauseSchedule(this.sql, tenantId, key, opts);
+    const res = schedules.pauseSchedule(this.sql, tenantId, key, opts);
+    if (res)
+      this.#signal([{ kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending }]);
+    return res;
   }
 
   async resumeSchedule(
@@ -141,7 +179,9 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     key: string,
     opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    return schedules.resumeSchedule(this.sql, tenantId, key, opts);
+    const res = schedules.resumeSchedule(this.sql, tenantId, key, opts);
+    this.#signal(resumeSignals(res));
+    return res;
   }
 
   async claimDueSchedules(req: {
@@ -171,7 +211,9 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
-    return claimRuns(this.sql, req);
+    const res = claimRuns(this.sql, req);
+    this.#signal(claimSignals(res));
+    return res;
   }
 
   async extendLeases(
@@ -191,10 +233,12 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     claim: ClaimRequest,
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
     // One commit for both: the inner transactions nest as savepoints.
-    return this.sql.write(() => ({
+    const res = this.sql.write(() => ({
       settled: settleRuns(this.sql, settlements, claim.now),
       claim: claimRuns(this.sql, claim),
     }));
+    this.#signal(claimSignals(res.claim));
+    return res;
   }
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
@@ -202,7 +246,9 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
-    return cancelRun(this.sql, tenantId, runId, now);
+    const t = cancelRun(this.sql, tenantId, runId, now);
+    this.#signal(abortSignals(t ? [t] : []));
+    return t;
   }
 
   async getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
@@ -223,6 +269,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {
     return takeNotFired(this.sql, now, graceMs, limit);
+  }
+
+  async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
+    return schedules.takeOverdueSchedules(this.sql, now, graceMs, limit);
   }
 
   async pruneHistory(req: PruneRequest): Promise<number> {

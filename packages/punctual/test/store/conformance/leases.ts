@@ -175,6 +175,32 @@ export function leaseTests(ctx: Ctx): void {
     expect((await ctx.store.getRun(s.tenantId, a!.run.id))?.attempts).toHaveLength(1);
   });
 
+  it('ends runs that were never delivered: attempt handed back, none recorded, startedAt as settled', async () => {
+    const s = await create(ctx.store);
+    await addRuns(ctx.store, s, [T0, T0 + 1, T0 + 2]);
+    const { claimed } = await claim(ctx.store, T0 + 2, 3);
+    const [a, b, c] = claimed;
+    expect(a!.run.startedAt).toBe(T0 + 2); // the claim's instant, until a settlement says otherwise
+    const ts = await ctx.store.settleRuns(
+      [
+        { ...settlement(a!, { state: 'expired', reason: 'deadline' }, T0 + 5), startedAt: null },
+        { ...settlement(b!, { state: 'skipped', reason: 'paused' }, T0 + 5), startedAt: null },
+        { ...settlement(c!, { state: 'succeeded', result: null }, T0 + 5), startedAt: T0 + 4 },
+      ],
+      T0 + 5,
+    );
+    expect(ts.map((t) => [t?.to, t?.run.reason, t?.run.attempt, t?.run.startedAt])).toEqual([
+      ['expired', 'deadline', 0, null],
+      ['skipped', 'paused', 0, null],
+      ['succeeded', null, 1, T0 + 4],
+    ]);
+    for (const [i, x] of [a, b, c].entries()) {
+      const stored = await ctx.store.getRun(s.tenantId, x!.run.id);
+      expect(stored?.run).toEqual(ts[i]!.run);
+      expect(stored?.attempts).toHaveLength(i === 2 ? 1 : 0);
+    }
+  });
+
   it('refuses a settlement with a stale token, a second settlement, or an unknown run', async () => {
     const s = await create(ctx.store);
     await addRuns(ctx.store, s, [T0, T0 + 1]);

@@ -268,4 +268,33 @@ export function materializerTests(ctx: Ctx): void {
     await ctx.store.pauseSchedule(TENANT, 'p', { cancelPending: false, note: null, now: T0 });
     expect(await ctx.store.nextScheduleAt()).toBe(T0 + 2 * MINUTE);
   });
+
+  it('takes overdue schedules (nothing materialised their occurrence) once per occurrence', async () => {
+    if (!ctx.store.takeOverdueSchedules) return;
+    const a = await create(ctx.store, { key: 'a' }, { nextFireAt: T0 });
+    await create(ctx.store, { key: 'b' }, { nextFireAt: T0 + 2 * MINUTE });
+    await create(ctx.store, { key: 'p' }, { nextFireAt: T0 });
+    await ctx.store.pauseSchedule(TENANT, 'p', { cancelPending: false, note: null, now: T0 });
+    const take = (now: number) => ctx.store.takeOverdueSchedules!(now, MINUTE, 10);
+    expect((await take(T0 + MINUTE)).map((s) => s.key)).toEqual([]); // not past the grace yet
+    expect((await take(T0 + MINUTE + 1)).map((s) => [s.key, s.nextFireAt])).toEqual([['a', T0]]);
+    expect(await take(T0 + MINUTE + 2)).toEqual([]); // reported once
+    // Its next occurrence is another one: reported again when it is overdue in turn.
+    const advanced = await ctx.store.advanceSchedule({
+      tenantId: a.tenantId,
+      scheduleId: a.id,
+      version: a.version,
+      expectedNextFireAt: T0,
+      nextFireAt: T0 + 5 * MINUTE,
+      fired: 0,
+      complete: false,
+      runs: [],
+      now: T0 + 2 * MINUTE,
+    });
+    expect(advanced.status).toBe('advanced');
+    expect((await take(T0 + 7 * MINUTE)).map((s) => [s.key, s.nextFireAt])).toEqual([
+      ['b', T0 + 2 * MINUTE],
+      ['a', T0 + 5 * MINUTE],
+    ]);
+  });
 }

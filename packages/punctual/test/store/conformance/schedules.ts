@@ -317,10 +317,11 @@ export function scheduleTests(ctx: Ctx): void {
     expect(again.version).toBe(1);
   });
 
-  it('pauses a schedule, keeping or cancelling its pending runs', async () => {
+  it('pauses a schedule: its occurrences are skipped (paused), runs made by hand kept or cancelled', async () => {
     const keep = await create(ctx.store, { key: 'keep' });
     const drop = await create(ctx.store, { key: 'drop' });
-    const [kept] = await addRuns(ctx.store, keep, [T0 + MINUTE]);
+    const [occurrence] = await addRuns(ctx.store, keep, [T0 + MINUTE]);
+    const [kept] = await addRuns(ctx.store, keep, [T0], { kind: 'manual', unique: false });
     const [dropped] = await addRuns(ctx.store, drop, [T0 + MINUTE]);
 
     const p1 = await ctx.store.pauseSchedule(TENANT, 'keep', {
@@ -329,8 +330,13 @@ export function scheduleTests(ctx: Ctx): void {
       now: T0,
     });
     expect(p1?.schedule).toMatchObject({ state: 'paused', pausedAt: T0, note: 'maintenance' });
-    expect(p1?.transitions).toEqual([]);
+    expect(p1?.transitions.map((t) => [t.run.id, t.from, t.to, t.run.reason])).toEqual([
+      [occurrence!.id, 'scheduled', 'skipped', 'paused'],
+    ]);
     expect((await runOf(ctx.store, kept!)).state).toBe('scheduled');
+    // The skipped occurrence no longer holds its instant: after a resume it may be materialised again.
+    const [again] = await addRuns(ctx.store, keep, [T0 + MINUTE]);
+    expect(again?.state).toBe('scheduled');
 
     const p2 = await ctx.store.pauseSchedule(TENANT, 'drop', { cancelPending: true, note: null, now: T0 });
     expect(p2?.transitions.map((t) => [t.run.id, t.from, t.to, t.run.reason])).toEqual([

@@ -1,0 +1,88 @@
+// A run the worker holds (claimed, not settled yet), and the prefetch buffer of those waiting for a free
+// slot. It keeps the facts about one held run that the worker's decisions read: when it was claimed,
+// whether its delivery started, whether it was reported late. It never talks to the store or a target.
+
+import type { CancelTimer } from '../clock.js';
+import type { Run } from '../domain/run.js';
+import type { ClaimedRun } from '../store/store.js';
+
+export interface InFlight {
+  claimed: ClaimedRun;
+  abort: AbortController;
+  /** The instant of the claim that leased it. */
+  claimedAt: number;
+  /** When the delivery started (claim time while it waits in the prefetch buffer). */
+  startedAt: number;
+  /** Waiting in the prefetch buffer, not delivering yet. */
+  buffered: boolean;
+  /** Waiting for its saturated target to have room (not delivering, holds no slot). */
+  waiting: boolean;
+  /** Its delivery started (its target was called). */
+  delivered: boolean;
+  /** Reported as not started within the grace (schedule:notFired), once. */
+  reported: boolean;
+  /** The delivery ended (finished or dropped): its slot is free. */
+  done: boolean;
+  settled: boolean;
+  cancelTimeout: CancelTimer;
+  /** When the lease lapses unless renewed (engine clock). */
+  leaseUntil: number;
+}
+
+/**
+ * What the run's startedAt is after this attempt: when its first delivery started. The claim recorded its
+ * own instant; a run that was not delivered in this attempt keeps what it had before the claim.
+ */
+export function firstStart(flight: InFlight): number | null {
+  const recorded = flight.claimed.run.startedAt;
+  if (recorded !== flight.claimedAt) return recorded; // an earlier attempt started it
+  return flight.delivered ? flight.startedAt : null;
+}
+
+/** Claimed runs waiting for a free slot, oldest first. */
+export class PrefetchBuffer {
+  #items: InFlight[] = [];
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  push(flight: InFlight): void {
+    this.#items.push(flight);
+  }
+
+  shift(): InFlight | undefined {
+    return this.#items.shift();
+  }
+
+  /** Empties the buffer, returning what it held. */
+  takeAll(): InFlight[] {
+    return this.#items.splice(0);
+  }
+
+  /** Removes and returns the runs that match. */
+  takeWhere(match: (f: InFlight) => boolean): InFlight[] {
+    const taken = this.#items.filter(match);
+    if (taken.length > 0) this.#items = this.#items.filter((f) => !taken.includes(f));
+    return taken;
+  }
+
+  /** The earliest dueAt among the runs not reported yet (null: none). */
+  nextUnreportedDue(): number | null {
+    let next: number | null = null;
+    for (const f of this.#items)
+      if (!f.reported && (next === null || f.claimed.run.dueAt < next)) next = f.claimed.run.dueAt;
+    return next;
+  }
+
+  /** Runs not started `graceMs` after they were due, each returned once (schedule:notFired). */
+  takeUnstarted(now: number, graceMs: number): Run[] {
+    const late: Run[] = [];
+    for (const f of this.#items) {
+      if (f.reported || f.claimed.run.dueAt + graceMs >= now) continue;
+      f.reported = true;
+      late.push(f.claimed.run);
+    }
+    return late;
+  }
+}
