@@ -1,9 +1,11 @@
 // The application: signs in (or resumes the session's key), provides the session to every page, and shows
 // the page the location names.
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createApi, storedKey, storeKey, type Api, type Tenant } from '../api.ts';
 import { SessionContext, type Session } from '../lib/context.ts';
 import { describeError } from '../lib/errors.ts';
+import { createQueryClient } from '../lib/query.ts';
 import { matchRoute, useLocation } from '../lib/router.ts';
 import { Health } from '../pages/Health.tsx';
 import { NotFound } from '../pages/NotFound.tsx';
@@ -50,9 +52,15 @@ export function App({ api: given }: { api?: Api }) {
   const [checking, setChecking] = useState(keyRef.current !== null);
   const [message, setMessage] = useState<string | null>(null);
 
+  // One cache per sign-in: another key never sees the previous tenant's data.
+  const [queries, setQueries] = useState(createQueryClient);
   const signOut = useMemo(
     () =>
       (why?: string): void => {
+        setQueries((old) => {
+          old.clear();
+          return createQueryClient();
+        });
         keyRef.current = null;
         storeKey(null);
         setTenant(null);
@@ -118,8 +126,10 @@ export function App({ api: given }: { api?: Api }) {
     );
   }
   return (
-    <SessionContext.Provider value={session}>
-      <Page />
-    </SessionContext.Provider>
+    <QueryClientProvider client={queries}>
+      <SessionContext.Provider value={session}>
+        <Page />
+      </SessionContext.Provider>
+    </QueryClientProvider>
   );
 }

@@ -3,20 +3,39 @@
 // does not parse, a duration or number that is not one). Range checks are left to the API, whose errors are
 // shown next to the field they name; every field's id is the API path of the value it edits.
 
-import type { Schedule, ScheduleInput, Target } from '../api.ts';
+import {
+  targetKind,
+  type Schedule,
+  type ScheduleInput,
+  type Target,
+  type TargetKind,
+  type TargetOf,
+} from '../api.ts';
 import { instantToWallTime, isoOf, isValidZone, wallTimeToInstant } from './time.ts';
 
 export interface FormState {
   key: string;
   spec: string;
   tz: string;
-  targetKind: 'handler' | 'webhook';
+  targetKind: TargetKind;
   handler: string;
   webhookUrl: string;
   webhookMethod: '' | 'POST' | 'PUT' | 'PATCH';
   /** One "Name: value" per line. */
   webhookHeaders: string;
   webhookTimeout: string;
+  redisConnection: string;
+  redisStream: string;
+  redisMaxLen: string;
+  natsConnection: string;
+  natsSubject: string;
+  amqpConnection: string;
+  /** Empty: the default exchange. */
+  amqpExchange: string;
+  amqpRoutingKey: string;
+  scriptSource: string;
+  scriptTimeout: string;
+  scriptMemoryMb: string;
   /** JSON text; empty: no payload. */
   payload: string;
   retryMaxAttempts: string;
@@ -54,6 +73,17 @@ export const FIELD_PATHS: Record<FormField, string> = {
   webhookMethod: 'target.webhook.method',
   webhookHeaders: 'target.webhook.headers',
   webhookTimeout: 'target.webhook.timeoutMs',
+  redisConnection: 'target.redis.connection',
+  redisStream: 'target.redis.stream',
+  redisMaxLen: 'target.redis.maxLen',
+  natsConnection: 'target.nats.connection',
+  natsSubject: 'target.nats.subject',
+  amqpConnection: 'target.amqp.connection',
+  amqpExchange: 'target.amqp.exchange',
+  amqpRoutingKey: 'target.amqp.routingKey',
+  scriptSource: 'target.script.source',
+  scriptTimeout: 'target.script.timeoutMs',
+  scriptMemoryMb: 'target.script.memoryMb',
   payload: 'payload',
   retryMaxAttempts: 'policies.retry.maxAttempts',
   retryBackoff: 'policies.retry.backoff',
@@ -111,6 +141,17 @@ export function emptyForm(tz = 'UTC'): FormState {
     webhookMethod: '',
     webhookHeaders: '',
     webhookTimeout: '',
+    redisConnection: '',
+    redisStream: '',
+    redisMaxLen: '',
+    natsConnection: '',
+    natsSubject: '',
+    amqpConnection: '',
+    amqpExchange: '',
+    amqpRoutingKey: '',
+    scriptSource: '',
+    scriptTimeout: '',
+    scriptMemoryMb: '',
     payload: '',
     retryMaxAttempts: '',
     retryBackoff: '',
@@ -192,21 +233,62 @@ function headersText(h: Record<string, string> | undefined): string {
     : '';
 }
 
+const optionalText = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
+
+/** The target's fields of the form, for every kind (the other kinds' fields stay empty). */
+export function targetFields(t: Target): Partial<FormState> {
+  const kind = targetKind(t);
+  if ('webhook' in t) {
+    const w = t.webhook;
+    return {
+      targetKind: kind,
+      webhookUrl: w.url,
+      webhookMethod: w.method ?? '',
+      webhookHeaders: headersText(w.headers),
+      webhookTimeout: w.timeoutMs === undefined ? '' : formatDurationText(w.timeoutMs),
+    };
+  }
+  if ('redis' in t) {
+    const r = t.redis;
+    return {
+      targetKind: kind,
+      redisConnection: r.connection,
+      redisStream: r.stream,
+      redisMaxLen: optionalText(r.maxLen),
+    };
+  }
+  if ('nats' in t)
+    return { targetKind: kind, natsConnection: t.nats.connection, natsSubject: t.nats.subject };
+  if ('amqp' in t) {
+    const a = t.amqp;
+    return {
+      targetKind: kind,
+      amqpConnection: a.connection,
+      amqpExchange: a.exchange ?? '',
+      amqpRoutingKey: a.routingKey,
+    };
+  }
+  if ('script' in t) {
+    const sc = t.script;
+    return {
+      targetKind: kind,
+      scriptSource: sc.source,
+      scriptTimeout: sc.timeoutMs === undefined ? '' : formatDurationText(sc.timeoutMs),
+      scriptMemoryMb: optionalText(sc.memoryMb),
+    };
+  }
+  return { targetKind: 'handler', handler: 'handler' in t ? t.handler : '' };
+}
+
 /** The form showing a saved schedule. Every value is filled in, so saving it unchanged changes nothing. */
 export function formFromSchedule(s: Schedule): FormState {
   const p = s.policies;
   const f = emptyForm(s.tz);
-  const webhook = 'webhook' in s.target ? s.target.webhook : undefined;
   return {
     ...f,
     key: s.key,
     spec: s.spec,
-    targetKind: webhook ? 'webhook' : 'handler',
-    handler: 'handler' in s.target ? s.target.handler : '',
-    webhookUrl: webhook?.url ?? '',
-    webhookMethod: webhook?.method ?? '',
-    webhookHeaders: headersText(webhook?.headers),
-    webhookTimeout: webhook?.timeoutMs === undefined ? '' : formatDurationText(webhook.timeoutMs),
+    ...targetFields(s.target),
     payload: s.payload === null || s.payload === undefined ? '' : JSON.stringify(s.payload, null, 2),
     retryMaxAttempts: String(p.retry.maxAttempts),
     retryBackoff: p.retry.backoff,
@@ -262,21 +344,7 @@ export function buildBody(f: FormState): BuiltBody {
   };
   const choice = <T extends string>(v: T | ''): T | undefined => (v === '' ? undefined : v);
 
-  let target: Target;
-  if (f.targetKind === 'handler') {
-    target = { handler: f.handler.trim() };
-  } else {
-    const webhook: Extract<Target, { webhook: unknown }>['webhook'] = { url: f.webhookUrl.trim() };
-    const method = choice(f.webhookMethod);
-    if (method) webhook.method = method;
-    const headers = parseHeaders(f.webhookHeaders);
-    if (typeof headers === 'string') err('webhookHeaders', headers);
-    else if (Object.keys(headers).length > 0) webhook.headers = headers;
-    const timeoutMs = duration('webhookTimeout');
-    if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
-    target = { webhook };
-  }
-
+  const target = buildTarget(f, { int, duration, err });
   const body: ScheduleInput = { spec: f.spec.trim(), target };
   if (f.tz.trim() !== '') body.tz = f.tz.trim();
 
@@ -341,6 +409,60 @@ export function buildBody(f: FormState): BuiltBody {
   if (jitter !== '') body.jitter = /^\d+$/.test(jitter) ? Number(jitter) : jitter;
 
   return { body, errors };
+}
+
+interface Readers {
+  int: (field: FormField) => number | undefined;
+  duration: (field: FormField) => number | undefined;
+  err: (field: FormField, message: string) => void;
+}
+
+/** The target the form stands for, of the kind chosen; optional values left empty are left out. */
+function buildTarget(f: FormState, { int, duration, err }: Readers): Target {
+  const opt = <K extends string, V>(k: K, v: V | undefined): Partial<Record<K, V>> =>
+    v === undefined ? {} : ({ [k]: v } as Record<K, V>);
+  switch (f.targetKind) {
+    case 'handler':
+      return { handler: f.handler.trim() };
+    case 'redis':
+      return {
+        redis: {
+          connection: f.redisConnection.trim(),
+          stream: f.redisStream.trim(),
+          ...opt('maxLen', int('redisMaxLen')),
+        },
+      };
+    case 'nats':
+      return { nats: { connection: f.natsConnection.trim(), subject: f.natsSubject.trim() } };
+    case 'amqp':
+      return {
+        amqp: {
+          connection: f.amqpConnection.trim(),
+          ...opt('exchange', f.amqpExchange.trim() || undefined),
+          routingKey: f.amqpRoutingKey.trim(),
+        },
+      };
+    case 'script':
+      // The source is sent as typed: whitespace can matter to its author, and line numbers must match.
+      return {
+        script: {
+          source: f.scriptSource,
+          ...opt('timeoutMs', duration('scriptTimeout')),
+          ...opt('memoryMb', int('scriptMemoryMb')),
+        },
+      };
+    case 'webhook':
+      break;
+  }
+  const webhook: TargetOf<'webhook'>['webhook'] = { url: f.webhookUrl.trim() };
+  const method = f.webhookMethod === '' ? undefined : f.webhookMethod;
+  if (method) webhook.method = method;
+  const headers = parseHeaders(f.webhookHeaders);
+  if (typeof headers === 'string') err('webhookHeaders', headers);
+  else if (Object.keys(headers).length > 0) webhook.headers = headers;
+  const timeoutMs = duration('webhookTimeout');
+  if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
+  return { webhook };
 }
 
 /** `Name: value` lines to a record, or a message naming the first line that is not one. */

@@ -11,7 +11,8 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
 import { describeError } from '../lib/errors.ts';
-import { useNow, usePolling } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { queryKeys, useInvalidate, usePolled } from '../lib/query.ts';
 import { paths } from '../lib/router.ts';
 import { durationMs, isFinal, latenessMs, logsOf, reasonText } from '../lib/runs.ts';
 import { formatDuration } from '../lib/time.ts';
@@ -49,7 +50,8 @@ function AttemptRow({ a }: { a: Attempt }) {
 export function RunDetail({ id }: { id: string }) {
   const { api } = useSession();
   const now = useNow();
-  const run = usePolling((signal) => api.getRun(id, signal), 2_000, [id]);
+  const run = usePolled(queryKeys.run(id), (signal) => api.getRun(id, signal), 2_000);
+  const invalidate = useInvalidate();
   const [message, setMessage] = useState<string | null>(null);
   const r = run.data;
 
@@ -67,7 +69,7 @@ export function RunDetail({ id }: { id: string }) {
     try {
       await api.cancelRun(id);
       setMessage('Cancelled.');
-      run.refresh();
+      await invalidate();
     } catch (e) {
       setMessage(`Cancel failed: ${describeError(e)}`);
     }

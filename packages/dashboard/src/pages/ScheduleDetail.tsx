@@ -17,7 +17,8 @@ import { Status } from '../components/Status.tsx';
 import { TimeChart } from '../components/TimeChart.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
-import { useNow, usePolling } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { queryKeys, useInvalidate, usePolled } from '../lib/query.ts';
 import { paths } from '../lib/router.ts';
 import { durationMs, isFinal, latenessMs, reasonText } from '../lib/runs.ts';
 import { policyRows, targetText } from '../lib/schedules.ts';
@@ -26,39 +27,45 @@ import { formatDuration, formatSeconds } from '../lib/time.ts';
 export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
   const { api } = useSession();
   const now = useNow();
-  const schedule = usePolling((signal) => api.getSchedule(scheduleKey, signal), 5_000, [scheduleKey]);
+  const schedule = usePolled(
+    queryKeys.schedule(scheduleKey),
+    (signal) => api.getSchedule(scheduleKey, signal),
+    5_000,
+  );
   const s = schedule.data;
 
   const previewFrom = s?.startAt && Date.parse(s.startAt) > now ? s.startAt : undefined;
-  const preview = usePolling(
+  const previewQuery = s && {
+    spec: s.spec,
+    tz: s.tz,
+    count: 10,
+    ...(previewFrom ? { from: previewFrom } : {}),
+  };
+  const preview = usePolled(
+    queryKeys.preview({ ...previewQuery, endAt: s?.endAt ?? null }),
     async (signal) => {
-      if (!s) return undefined;
-      const p = await api.preview(
-        { spec: s.spec, tz: s.tz, count: 10, ...(previewFrom ? { from: previewFrom } : {}) },
-        signal,
-      );
+      if (!s || !previewQuery) return undefined;
+      const p = await api.preview(previewQuery, signal);
       const end = s.endAt ? Date.parse(s.endAt) : Infinity;
       return { ...p, next: p.next.filter((t) => Date.parse(t) < end) };
     },
     60_000,
-    [s?.spec, s?.tz, s?.version, previewFrom],
+    { enabled: s !== undefined },
   );
 
   const [stateFilter, setStateFilter] = useState<RunState | ''>('');
   const cursors = useCursors(`${scheduleKey}|${stateFilter}`);
-  const runs = usePolling(
-    (signal) =>
-      api.scheduleRuns(
-        scheduleKey,
-        { limit: 50, cursor: cursors.cursor, state: stateFilter || undefined },
-        signal,
-      ),
+  const runsQuery = { limit: 50, cursor: cursors.cursor, state: stateFilter || undefined };
+  const runs = usePolled(
+    queryKeys.scheduleRuns(scheduleKey, runsQuery),
+    (signal) => api.scheduleRuns(scheduleKey, runsQuery, signal),
     2_000,
-    [scheduleKey, stateFilter, cursors.cursor],
   );
-  const history = usePolling((signal) => api.scheduleRuns(scheduleKey, { limit: 200 }, signal), 10_000, [
-    scheduleKey,
-  ]);
+  const history = usePolled(
+    queryKeys.scheduleRuns(scheduleKey, { limit: 200 }),
+    (signal) => api.scheduleRuns(scheduleKey, { limit: 200 }, signal),
+    10_000,
+  );
   // The chart and the latest outcome follow the runs table: reload them when a run there changes state.
   const runStates = (runs.data?.items ?? []).map((r) => `${r.id}:${r.state}`).join(',');
   const seenStates = useRef(runStates);
@@ -97,12 +104,8 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
   }, [history.data]);
 
   const latest = (history.data?.items ?? []).find((r) => isFinal(r.state));
-  const refreshAll = (): void => {
-    schedule.refresh();
-    runs.refresh();
-    history.refresh();
-    preview.refresh();
-  };
+  const invalidate = useInvalidate();
+  const refreshAll = (): void => void invalidate();
 
   if (schedule.error && isApiError(schedule.error) && schedule.error.status === 404) {
     return (

@@ -21,7 +21,8 @@ import {
   type FormField,
   type FormState,
 } from '../lib/form.ts';
-import { useNow } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { useInvalidate } from '../lib/query.ts';
 import { navigate, paths } from '../lib/router.ts';
 import { useSpecPreview } from '../lib/spec-preview.ts';
 import { viewerZone, zoneNames } from '../lib/time.ts';
@@ -37,6 +38,7 @@ export interface ScheduleFormProps {
 
 export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProps) {
   const { api } = useSession();
+  const invalidate = useInvalidate();
   const now = useNow();
   const editing = editKey !== undefined;
   const [form, setForm] = useState<FormState>(() => emptyForm(viewerZone()));
@@ -122,6 +124,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     try {
       const saved = await api.putSchedule(key, built.body, version);
       setStatus('Saved.');
+      void invalidate();
       navigate(paths.schedule(saved.key ?? key));
     } catch (err) {
       const mapped = mapApiError(err, KNOWN_PATHS);

@@ -1,7 +1,7 @@
 // The schedules of the tenant: search by key prefix, filter by state and target, page through any number of
 // them, and see for each its next fire time (in its zone and the viewer's), its last outcome and a spark
 // line of recent outcomes. Refreshes itself while the tab is visible.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   SCHEDULE_STATES,
   TARGET_KINDS,
@@ -20,12 +20,15 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
-import { mapLimit, useDebounced, useNow, usePolling } from '../lib/poll.ts';
+import { useDebounced, useNow } from '../lib/hooks.ts';
+import { queryKeys, usePolled } from '../lib/query.ts';
 import { paths, useQuery } from '../lib/router.ts';
-import { recentOutcomes } from '../lib/runs.ts';
+import { recentOutcomesByKey } from '../lib/runs.ts';
 import { targetText } from '../lib/schedules.ts';
 
 const PAGE_SIZES = [25, 50, 100];
+/** How many of the tenant's latest runs the Recent column is drawn from. */
+const RECENT_RUNS = 500;
 
 export function Schedules() {
   const { api } = useSession();
@@ -46,34 +49,24 @@ export function Schedules() {
   const filterKey = JSON.stringify([state, target, limit, keyPrefix]);
   const cursors = useCursors(filterKey);
 
-  const list = usePolling(
-    (signal) => api.listSchedules({ state, target, keyPrefix, limit, cursor: cursors.cursor }, signal),
+  const listQuery = { state, target, keyPrefix, limit, cursor: cursors.cursor };
+  const list = usePolled(
+    queryKeys.schedules(listQuery),
+    (signal) => api.listSchedules(listQuery, signal),
     10_000,
-    [filterKey, cursors.cursor],
   );
 
-  const [outcomes, setOutcomes] = useState<Record<string, RunState[]>>({});
-  useEffect(() => {
-    const items = list.data?.items;
-    if (!items || items.length === 0) return;
-    const abort = new AbortController();
-    void mapLimit(items, 4, async (s) => {
-      try {
-        const runs = await api.scheduleRuns(s.key, { limit: 20 }, abort.signal);
-        return [s.key, recentOutcomes(runs.items)] as const;
-      } catch {
-        return [s.key, undefined] as const;
-      }
-    }).then((pairs) => {
-      if (abort.signal.aborted) return;
-      setOutcomes((prev) => {
-        const next = { ...prev };
-        for (const [k, v] of pairs) if (v !== undefined) next[k] = v;
-        return next;
-      });
-    });
-    return () => abort.abort();
-  }, [api, list.data]);
+  // One request for the outcomes of every row (never one per schedule): the tenant's latest runs, grouped.
+  const recent = usePolled(
+    queryKeys.runs({ recent: RECENT_RUNS }),
+    (signal) => api.listRuns({ limit: RECENT_RUNS }, signal),
+    10_000,
+  );
+  const outcomes = useMemo(() => {
+    const items = recent.data?.items;
+    if (!items) return undefined;
+    return recentOutcomesByKey(items);
+  }, [recent.data]);
 
   const items: Schedule[] = list.data?.items ?? [];
   return (
@@ -156,7 +149,7 @@ export function Schedules() {
             </thead>
             <tbody>
               {items.map((s) => {
-                const recent = outcomes[s.key];
+                const recent = outcomes === undefined ? undefined : (outcomes.get(s.key) ?? []);
                 const last = recent && recent.length > 0 ? (recent[recent.length - 1] as RunState) : null;
                 return (
                   <tr key={s.key} data-key={s.key}>
