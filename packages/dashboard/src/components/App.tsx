@@ -8,6 +8,8 @@ import { describeError } from '../lib/errors.ts';
 import { createQueryClient } from '../lib/query.ts';
 import { matchRoute, useLocation } from '../lib/router.ts';
 import { Health } from '../pages/Health.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { Layout } from './Layout.tsx';
 import { NotFound } from '../pages/NotFound.tsx';
 import { RunDetail } from '../pages/RunDetail.tsx';
 import { Runs } from '../pages/Runs.tsx';
@@ -15,6 +17,27 @@ import { ScheduleDetail } from '../pages/ScheduleDetail.tsx';
 import { ScheduleForm } from '../pages/ScheduleForm.tsx';
 import { Schedules } from '../pages/Schedules.tsx';
 import { SignIn } from '../pages/SignIn.tsx';
+
+/** The page, behind an error boundary whose fallback keeps the navigation and Sign out. */
+function SafePage() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary
+      resetKey={pathname}
+      what="this page"
+      fallback={(e) => (
+        <Layout title="Error">
+          <h1>Something went wrong</h1>
+          <p className="status status-error" role="alert" data-testid="page-error">
+            This page could not be shown: {e.message}
+          </p>
+        </Layout>
+      )}
+    >
+      <Page />
+    </ErrorBoundary>
+  );
+}
 
 function Page() {
   const { pathname } = useLocation();
@@ -128,7 +151,7 @@ export function App({ api: given }: { api?: Api }) {
   return (
     <QueryClientProvider client={queries}>
       <SessionContext.Provider value={session}>
-        <Page />
+        <SafePage />
       </SessionContext.Provider>
     </QueryClientProvider>
   );

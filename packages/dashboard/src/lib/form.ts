@@ -52,7 +52,7 @@ export interface FormState {
   priority: string;
   maxChecks: string;
   checkHorizon: string;
-  /** datetime-local values read in the schedule's zone. */
+  /** ISO 8601 wall times (2026-01-05T09:00) read in the schedule's zone. */
   startAt: string;
   endAt: string;
   maxRuns: string;

@@ -1,7 +1,7 @@
 // How a schedule's parts read in tables and on its page: the target in a few words, and the policies as
 // labelled, human-readable values. Pure.
 
-import { targetKind, type Policies, type Target } from '../api.ts';
+import type { Policies, Target } from '../api.ts';
 import { formatDuration } from './time.ts';
 
 /** The host of a URL, or the text as given when it is not one. */
@@ -44,7 +44,7 @@ export function targetText(t: Target): string {
       return `amqp ${t.amqp.connection} → ${ex}, key ${t.amqp.routingKey}`;
     }
     if ('script' in t) return `script ${scriptSummary(t.script.source)}`;
-    return targetKind(t);
+    return Object.keys(t)[0] ?? 'unknown target';
   } catch {
     return Object.keys(t as object)[0] ?? 'unknown target';
   }

@@ -3,6 +3,7 @@
 // scheduled or running can be cancelled.
 import { useState } from 'react';
 import { isApiError, type Attempt } from '../api.ts';
+import { ErrorDetails } from '../components/ErrorDetails.tsx';
 import { Instant } from '../components/Instant.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
@@ -29,9 +30,12 @@ function AttemptRow({ a }: { a: Attempt }) {
       <td data-label="Outcome">{a.outcome}</td>
       <td data-label="Response or error" className="wrap">
         {a.error ? (
-          <span className="error-text">
-            {a.error.code ? <code>{a.error.code}</code> : null} {a.error.message}
-          </span>
+          <>
+            <span className="error-text">
+              {a.error.code ? <code>{a.error.code}</code> : null} {a.error.message}
+            </span>
+            <ErrorDetails error={a.error} label={`attempt ${a.attempt}`} />
+          </>
         ) : a.result !== null && a.result !== undefined ? (
           <JsonView value={a.result} label={`Result of attempt ${a.attempt}`} />
         ) : (
@@ -148,8 +152,11 @@ export function RunDetail({ id }: { id: string }) {
             {r.error && (
               <>
                 <dt>Error</dt>
-                <dd className="error-text">
-                  {r.error.code ? <code>{r.error.code}</code> : null} {r.error.message}
+                <dd>
+                  <span className="error-text">
+                    {r.error.code ? <code>{r.error.code}</code> : null} {r.error.message}
+                  </span>
+                  <ErrorDetails error={r.error} label="the run" />
                 </dd>
               </>
             )}

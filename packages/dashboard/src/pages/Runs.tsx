@@ -101,14 +101,24 @@ export function Runs() {
         </Field>
         <Field id="runs-filter-from" label={`Scheduled from (${tz})`}>
           <input
-            type="datetime-local"
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DDTHH:MM"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
             value={query.from ?? ''}
             onChange={(e) => setQuery({ from: e.target.value })}
           />
         </Field>
         <Field id="runs-filter-to" label={`Scheduled before (${tz})`}>
           <input
-            type="datetime-local"
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DDTHH:MM"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
             value={query.to ?? ''}
             onChange={(e) => setQuery({ to: e.target.value })}
           />

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError, RUN_STATES, type RunState } from '../api.ts';
 import { Field } from '../components/Field.tsx';
 import { Instant } from '../components/Instant.tsx';
+import { NextFire } from '../components/NextFire.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
@@ -12,6 +13,7 @@ import { Pager } from '../components/Pager.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { RunsTable } from '../components/RunsTable.tsx';
 import { ScheduleActions } from '../components/ScheduleActions.tsx';
+import { TargetView } from '../components/TargetView.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { TimeChart } from '../components/TimeChart.tsx';
@@ -154,7 +156,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
                 <dd>{targetText(s.target)}</dd>
                 <dt>Next fire time</dt>
                 <dd>
-                  <Instant value={s.nextFireAt} tz={s.tz} now={now} empty="none" />
+                  <NextFire schedule={s} now={now} />
                 </dd>
                 <dt>Starts</dt>
                 <dd>
@@ -185,7 +187,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
                 ))}
               </dl>
               <h3>Target and payload</h3>
-              <JsonView value={s.target} label="Target" />
+              <TargetView target={s.target} />
               <JsonView value={s.payload ?? null} label="Payload" />
             </section>
             <PreviewPanel
@@ -226,7 +228,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
             series={chart.series}
             yLabel="late by (s)"
             y2Label="took (s)"
-            minSpanMs={3_600_000}
+            fit="data"
           />
         ) : (
           <p className="muted">No run has started yet.</p>

@@ -3,11 +3,13 @@
 // request that Save will send. Editing sends If-Match with the version it loaded.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { formControls } from '../components/FormControls.tsx';
+import { DURATION_HINT, TargetFields } from '../components/TargetFields.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { Status } from '../components/Status.tsx';
+import { TARGET_KINDS } from '../api.ts';
 import { useSession } from '../lib/context.ts';
 import { mapApiError } from '../lib/errors.ts';
 import {
@@ -27,7 +29,18 @@ import { navigate, paths } from '../lib/router.ts';
 import { useSpecPreview } from '../lib/spec-preview.ts';
 import { viewerZone, zoneNames } from '../lib/time.ts';
 
-const DURATION_HINT = 'A duration such as 30s, 5m, 1h30m, or milliseconds.';
+/** Wall times typed as ISO 8601 (a datetime-local control would follow the browser's locale). */
+const ISO_WALL_TIME = {
+  autoComplete: 'off',
+  spellCheck: false,
+  inputMode: 'numeric',
+  placeholder: 'YYYY-MM-DDTHH:MM',
+  className: 'mono',
+};
+
+const HANDLER_NOTE =
+  'A handler runs only in an application that embeds the library and registers it; this service has none, ' +
+  'so its runs wait for such an application.';
 
 export interface ScheduleFormProps {
   /** The key of the schedule to edit; absent to create one. */
@@ -143,10 +156,13 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     }
   };
 
-  const { field, text, number, select } = formControls(form, errors, set);
+  const controls = formControls(form, errors, set);
+  const { field, text, number, select } = controls;
+  // `punctual serve` has no handlers: offer the kind only to show a schedule that already has one.
+  const kinds = TARGET_KINDS.filter((k) => k !== 'handler' || form.targetKind === 'handler');
 
   const tz = form.tz.trim() || 'UTC';
-  const requestKey = editing ? editKey : form.key.trim() || '{key}';
+  const requestKey = editing ? editKey : form.key.trim();
   const title = editing ? `Edit ${editKey}` : 'New schedule';
 
   return (
@@ -198,14 +214,14 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             {field(
               'startAt',
               `Start at (${tz})`,
-              text('startAt', { type: 'datetime-local', step: 1 }),
-              'Optional: no occurrence before this.',
+              text('startAt', ISO_WALL_TIME),
+              'Optional: no occurrence before this. ISO 8601, e.g. 2026-01-05T09:00.',
             )}
             {field(
               'endAt',
               `End at (${tz})`,
-              text('endAt', { type: 'datetime-local', step: 1 }),
-              'Optional: no occurrence from this on.',
+              text('endAt', ISO_WALL_TIME),
+              'Optional: no occurrence from this on. ISO 8601, e.g. 2026-12-31T18:00.',
             )}
             {field(
               'maxRuns',
@@ -222,42 +238,15 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           </fieldset>
           <fieldset>
             <legend>Target</legend>
-            {field('targetKind', 'Kind', select('targetKind', ['webhook', 'handler']))}
-            {form.targetKind === 'handler' ? (
-              field(
-                'handler',
-                'Handler name',
-                text('handler', { autoComplete: 'off' }),
-                'A handler registered in the service processes.',
-              )
-            ) : (
-              <>
-                {field(
-                  'webhookUrl',
-                  'Webhook URL',
-                  text('webhookUrl', { type: 'url', autoComplete: 'off', spellCheck: false }),
-                )}
-                {field(
-                  'webhookMethod',
-                  'Method',
-                  select('webhookMethod', ['POST', 'PUT', 'PATCH'], 'default POST'),
-                )}
-                {field(
-                  'webhookHeaders',
-                  'Extra headers',
-                  <textarea
-                    name="target.webhook.headers"
-                    rows={2}
-                    value={form.webhookHeaders}
-                    onChange={set('webhookHeaders')}
-                    spellCheck={false}
-                    placeholder="X-Team: reports"
-                  />,
-                  'One "Name: value" per line.',
-                )}
-                {field('webhookTimeout', 'Request timeout', text('webhookTimeout'), DURATION_HINT)}
-              </>
+            {field(
+              'targetKind',
+              'Kind',
+              select('targetKind', kinds),
+              form.targetKind === 'handler'
+                ? HANDLER_NOTE
+                : 'Handlers are left out: they run in an application that embeds the library, never in this service.',
             )}
+            <TargetFields form={form} controls={controls} set={set} />
             {field(
               'payload',
               'Payload (JSON)',
@@ -353,7 +342,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           <details className="raw" open>
             <summary>Request that Save sends</summary>
             <p className="mono small">
-              PUT /v1/schedules/{encodeURIComponent(requestKey)}
+              {requestKey === '' ? (
+                <span className="muted">PUT /v1/schedules/… (type a key)</span>
+              ) : (
+                `PUT /v1/schedules/${encodeURIComponent(requestKey)}`
+              )}
               {version !== undefined && (
                 <>
                   <br />

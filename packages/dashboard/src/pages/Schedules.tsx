@@ -10,12 +10,14 @@ import {
   type ScheduleState,
   type TargetKind,
 } from '../api.ts';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Field } from '../components/Field.tsx';
-import { Instant } from '../components/Instant.tsx';
+import { NextFire } from '../components/NextFire.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pager } from '../components/Pager.tsx';
-import { Sparkline } from '../components/Sparkline.tsx';
+import { KeyText } from '../components/KeyText.tsx';
+import { SparkLegend, Sparkline } from '../components/Sparkline.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
@@ -142,7 +144,9 @@ export function Schedules() {
                 <th scope="col">Time zone</th>
                 <th scope="col">Target</th>
                 <th scope="col">State</th>
-                <th scope="col">Next fire time</th>
+                <th scope="col" className="next-cell">
+                  Next fire time
+                </th>
                 <th scope="col">Last outcome</th>
                 <th scope="col">Recent</th>
               </tr>
@@ -152,34 +156,56 @@ export function Schedules() {
                 const recent = outcomes === undefined ? undefined : (outcomes.get(s.key) ?? []);
                 const last = recent && recent.length > 0 ? (recent[recent.length - 1] as RunState) : null;
                 return (
-                  <tr key={s.key} data-key={s.key}>
-                    <td data-label="Key">
-                      <Link href={paths.schedule(s.key)} className="key">
-                        {s.key}
-                      </Link>
-                    </td>
-                    <td data-label="Description" className="wrap">
-                      {s.description}
-                    </td>
-                    <td data-label="Time zone">{s.tz}</td>
-                    <td data-label="Target">{targetText(s.target)}</td>
-                    <td data-label="State">
-                      <StateBadge state={s.state} title={s.note ?? undefined} />
-                    </td>
-                    <td data-label="Next fire time">
-                      <Instant value={s.nextFireAt} tz={s.tz} now={now} empty="none" />
-                    </td>
-                    <td data-label="Last outcome">
-                      {recent === undefined ? <span className="muted">…</span> : <StateBadge state={last} />}
-                    </td>
-                    <td data-label="Recent">
-                      <Sparkline outcomes={recent} />
-                    </td>
-                  </tr>
+                  <ErrorBoundary
+                    key={s.key}
+                    what={`schedule ${s.key}`}
+                    fallback={(e) => (
+                      <tr data-key={s.key} className="row-error">
+                        <td data-label="Key">
+                          <Link href={paths.schedule(s.key)} className="key">
+                            {s.key}
+                          </Link>
+                        </td>
+                        <td colSpan={7} className="status-error" role="alert">
+                          This row could not be shown: {e.message}
+                        </td>
+                      </tr>
+                    )}
+                  >
+                    <tr data-key={s.key}>
+                      <td data-label="Key" className="key-cell">
+                        <Link href={paths.schedule(s.key)} className="key">
+                          <KeyText value={s.key} />
+                        </Link>
+                      </td>
+                      <td data-label="Description" className="wrap">
+                        {s.description}
+                      </td>
+                      <td data-label="Time zone">{s.tz}</td>
+                      <td data-label="Target">{targetText(s.target)}</td>
+                      <td data-label="State">
+                        <StateBadge state={s.state} title={s.note ?? undefined} />
+                      </td>
+                      <td data-label="Next fire time" className="next-cell">
+                        <NextFire schedule={s} now={now} />
+                      </td>
+                      <td data-label="Last outcome">
+                        {recent === undefined ? (
+                          <span className="muted">…</span>
+                        ) : (
+                          <StateBadge state={last} />
+                        )}
+                      </td>
+                      <td data-label="Recent">
+                        <Sparkline outcomes={recent} />
+                      </td>
+                    </tr>
+                  </ErrorBoundary>
                 );
               })}
             </tbody>
           </table>
+          <SparkLegend />
         </div>
       )}
       {(cursors.page > 1 || list.data?.nextCursor) && (
