@@ -32,5 +32,6 @@ describe('targetText', () => {
     expect(targetText({ command: { argv: ['/bin/true'] } } as unknown as Target)).toBe('command');
     expect(targetText({ webhook: null } as unknown as Target)).toBe('webhook');
     expect(targetText({} as unknown as Target)).toBe('unknown target');
+    expect(targetText(null as unknown as Target)).toBe('unknown target');
   });
 });

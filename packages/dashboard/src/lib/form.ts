@@ -3,14 +3,12 @@
 // does not parse, a duration or number that is not one). Range checks are left to the API, whose errors are
 // shown next to the field they name; every field's id is the API path of the value it edits.
 
-import {
-  targetKind,
-  type Schedule,
-  type ScheduleInput,
-  type Target,
-  type TargetKind,
-  type TargetOf,
-} from '../api.ts';
+import type { Schedule, ScheduleInput, TargetKind } from '../api.ts';
+import { buildTarget, targetFields } from './form-target.ts';
+import { formatDurationText, parseDurationText } from './form-text.ts';
+
+export { formatDurationText, parseDurationText, parseHeaders } from './form-text.ts';
+export { targetFields } from './form-target.ts';
 import { instantToWallTime, isoOf, isValidZone, wallTimeToInstant } from './time.ts';
 
 export interface FormState {
@@ -174,112 +172,6 @@ export function emptyForm(tz = 'UTC'): FormState {
   };
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  min: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-};
-
-/**
- * Milliseconds from "1500", "30s", "5m", "1h30m", "2d", "250ms"; null when the text is not a duration.
- * A bare number is milliseconds.
- */
-export function parseDurationText(text: string): number | null {
-  const t = text.trim().toLowerCase().replace(/\s+/g, '');
-  if (t === '') return null;
-  if (/^\d+$/.test(t)) return Number(t);
-  const re = /(\d+(?:\.\d+)?)(ms|min|s|m|h|d)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < t.length) {
-    re.lastIndex = pos;
-    const m = re.exec(t);
-    if (!m) return null;
-    total += Number(m[1]) * (UNITS[m[2] as string] as number);
-    pos = re.lastIndex;
-  }
-  return Math.round(total);
-}
-
-/** The shortest exact form of `ms` in units: 5400000 → "1h30m", 1500 → "1s500ms", 0 → "0". */
-export function formatDurationText(ms: number): string {
-  if (ms === 0) return '0';
-  let rest = ms;
-  let out = '';
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1_000],
-    ['ms', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      out += `${n}${unit}`;
-      rest -= n * size;
-    }
-  }
-  return out;
-}
-
-function headersText(h: Record<string, string> | undefined): string {
-  return h
-    ? Object.entries(h)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n')
-    : '';
-}
-
-const optionalText = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
-
-/** The target's fields of the form, for every kind (the other kinds' fields stay empty). */
-export function targetFields(t: Target): Partial<FormState> {
-  const kind = targetKind(t);
-  if ('webhook' in t) {
-    const w = t.webhook;
-    return {
-      targetKind: kind,
-      webhookUrl: w.url,
-      webhookMethod: w.method ?? '',
-      webhookHeaders: headersText(w.headers),
-      webhookTimeout: w.timeoutMs === undefined ? '' : formatDurationText(w.timeoutMs),
-    };
-  }
-  if ('redis' in t) {
-    const r = t.redis;
-    return {
-      targetKind: kind,
-      redisConnection: r.connection,
-      redisStream: r.stream,
-      redisMaxLen: optionalText(r.maxLen),
-    };
-  }
-  if ('nats' in t)
-    return { targetKind: kind, natsConnection: t.nats.connection, natsSubject: t.nats.subject };
-  if ('amqp' in t) {
-    const a = t.amqp;
-    return {
-      targetKind: kind,
-      amqpConnection: a.connection,
-      amqpExchange: a.exchange ?? '',
-      amqpRoutingKey: a.routingKey,
-    };
-  }
-  if ('script' in t) {
-    const sc = t.script;
-    return {
-      targetKind: kind,
-      scriptSource: sc.source,
-      scriptTimeout: sc.timeoutMs === undefined ? '' : formatDurationText(sc.timeoutMs),
-      scriptMemoryMb: optionalText(sc.memoryMb),
-    };
-  }
-  return { targetKind: 'handler', handler: 'handler' in t ? t.handler : '' };
-}
-
 /** The form showing a saved schedule. Every value is filled in, so saving it unchanged changes nothing. */
 export function formFromSchedule(s: Schedule): FormState {
   const p = s.policies;
@@ -409,74 +301,6 @@ export function buildBody(f: FormState): BuiltBody {
   if (jitter !== '') body.jitter = /^\d+$/.test(jitter) ? Number(jitter) : jitter;
 
   return { body, errors };
-}
-
-interface Readers {
-  int: (field: FormField) => number | undefined;
-  duration: (field: FormField) => number | undefined;
-  err: (field: FormField, message: string) => void;
-}
-
-/** The target the form stands for, of the kind chosen; optional values left empty are left out. */
-function buildTarget(f: FormState, { int, duration, err }: Readers): Target {
-  const opt = <K extends string, V>(k: K, v: V | undefined): Partial<Record<K, V>> =>
-    v === undefined ? {} : ({ [k]: v } as Record<K, V>);
-  switch (f.targetKind) {
-    case 'handler':
-      return { handler: f.handler.trim() };
-    case 'redis':
-      return {
-        redis: {
-          connection: f.redisConnection.trim(),
-          stream: f.redisStream.trim(),
-          ...opt('maxLen', int('redisMaxLen')),
-        },
-      };
-    case 'nats':
-      return { nats: { connection: f.natsConnection.trim(), subject: f.natsSubject.trim() } };
-    case 'amqp':
-      return {
-        amqp: {
-          connection: f.amqpConnection.trim(),
-          ...opt('exchange', f.amqpExchange.trim() || undefined),
-          routingKey: f.amqpRoutingKey.trim(),
-        },
-      };
-    case 'script':
-      // The source is sent as typed: whitespace can matter to its author, and line numbers must match.
-      return {
-        script: {
-          source: f.scriptSource,
-          ...opt('timeoutMs', duration('scriptTimeout')),
-          ...opt('memoryMb', int('scriptMemoryMb')),
-        },
-      };
-    case 'webhook':
-      break;
-  }
-  const webhook: TargetOf<'webhook'>['webhook'] = { url: f.webhookUrl.trim() };
-  const method = f.webhookMethod === '' ? undefined : f.webhookMethod;
-  if (method) webhook.method = method;
-  const headers = parseHeaders(f.webhookHeaders);
-  if (typeof headers === 'string') err('webhookHeaders', headers);
-  else if (Object.keys(headers).length > 0) webhook.headers = headers;
-  const timeoutMs = duration('webhookTimeout');
-  if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
-  return { webhook };
-}
-
-/** `Name: value` lines to a record, or a message naming the first line that is not one. */
-export function parseHeaders(text: string): Record<string, string> | string {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0) return `line ${i + 1} must read "Name: value"`;
-    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return out;
 }
 
 /** Checks on the key the browser can make; the API has the last word. */

@@ -46,7 +46,7 @@ export function targetText(t: Target): string {
     if ('script' in t) return `script ${scriptSummary(t.script.source)}`;
     return Object.keys(t)[0] ?? 'unknown target';
   } catch {
-    return Object.keys(t as object)[0] ?? 'unknown target';
+    return (typeof t === 'object' && t !== null && Object.keys(t)[0]) || 'unknown target';
   }
 }
 

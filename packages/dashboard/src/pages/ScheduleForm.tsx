@@ -64,6 +64,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   const [general, setGeneral] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [unsupported, setUnsupported] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const zones = useMemo(() => zoneNames(), []);
   const formRef = useRef<HTMLFormElement>(null);
@@ -73,6 +74,13 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     const abort = new AbortController();
     api.getSchedule(editKey, abort.signal).then(
       (s) => {
+        const kind = Object.keys(s.target ?? {})[0] ?? '';
+        if (!(TARGET_KINDS as readonly string[]).includes(kind)) {
+          // Saving would replace a target this dashboard cannot show: refuse rather than lose it.
+          setUnsupported(
+            `This schedule's target kind "${kind}" is not one this dashboard knows; edit it through the API.`,
+          );
+        }
         setForm(formFromSchedule(s));
         setVersion(s.version);
         setLoadState({ loading: false, error: undefined });
@@ -179,6 +187,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
       {editing && <Status loading={loadState.loading} error={loadState.error} />}
       <div className="form-layout">
         <form ref={formRef} onSubmit={submit} noValidate aria-label={title} className="schedule-form">
+          {unsupported && (
+            <p className="form-error" role="alert" data-testid="form-unsupported">
+              {unsupported}
+            </p>
+          )}
           {general && (
             <p className="form-error" role="alert" tabIndex={-1} data-testid="form-error">
               {general}
@@ -319,7 +332,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             {field('checkHorizon', 'Check horizon', text('checkHorizon'), DURATION_HINT)}
           </fieldset>
           <div className="actions sticky-actions">
-            <button type="submit" className="primary" disabled={saving || loadState.loading}>
+            <button
+              type="submit"
+              className="primary"
+              disabled={saving || loadState.loading || unsupported !== null}
+            >
               {saving ? 'Saving…' : editing ? 'Save changes' : 'Create schedule'}
             </button>
             <Link className="button" href={editing ? paths.schedule(editKey) : paths.schedules()}>

@@ -5,7 +5,7 @@
 // Signs in, visits every page (schedules, each schedule, each edit form, runs, a run, health) and checks that
 // none fails, that a script and a broker schedule round-trip through the edit form unchanged, and that a
 // script's compile error lands under its source. Screenshots go to packages/dashboard/screenshots/ (named in
-// the README). Nothing depends on the date: the schedules fire once a year at most and runs are triggered.
+// the README) with PUNCTUAL_UPDATE_SCREENSHOTS=1, else to a temporary folder. Nothing depends on the date: the schedules fire once a year at most and runs are triggered.
 // Without /usr/bin/chromium the suite is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -22,8 +22,11 @@ const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const DASHBOARD = join(ROOT, 'packages', 'dashboard');
 const DIST_INDEX = join(DASHBOARD, 'dist', 'index.html');
-/** Committed screenshots of each page (packages/dashboard/README.md names the folder). */
-const SHOTS = join(DASHBOARD, 'screenshots');
+/**
+ * Screenshots of each page: into the committed folder packages/dashboard/README.md names when
+ * PUNCTUAL_UPDATE_SCREENSHOTS=1, else into a temporary folder (so a test run never changes the checkout).
+ */
+const UPDATE_SHOTS = process.env.PUNCTUAL_UPDATE_SCREENSHOTS === '1';
 
 const SPEC = '0 6 1 1 *';
 const SCRIPT_SOURCE = [
@@ -168,6 +171,7 @@ if (!existsSync(CHROMIUM)) {
 } else {
   describe('dashboard with every target kind', () => {
     let work: string;
+    let shots: string;
     let service: Service | undefined;
     let context: BrowserContext | undefined;
     let page: Page;
@@ -195,7 +199,7 @@ if (!existsSync(CHROMIUM)) {
       if (selector) {
         await page.locator(selector).evaluate((el) => el.scrollIntoView({ block: 'center' }));
       }
-      await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+      await page.screenshot({ path: join(shots, `${name}.png`) });
     };
     /** Goes to `path` in the app and waits for its heading; no page error may have happened. */
     const visit = async (path: string, heading: string | RegExp): Promise<void> => {
@@ -208,8 +212,13 @@ if (!existsSync(CHROMIUM)) {
 
     beforeAll(async () => {
       ensureBuilt();
-      mkdirSync(SHOTS, { recursive: true });
       work = mkdtempSync(join(tmpdir(), 'punctual-dashboard-kinds-'));
+      shots = UPDATE_SHOTS
+        ? join(DASHBOARD, 'screenshots')
+        : mkdtempSync(join(tmpdir(), 'punctual-dashboard-kinds-screenshots-'));
+      mkdirSync(shots, { recursive: true });
+      if (!UPDATE_SHOTS)
+        console.log(`dashboard screenshots: ${shots} (PUNCTUAL_UPDATE_SCREENSHOTS=1 commits them)`);
       const db = join(work, 'p.db');
       service = await startService(db);
       for (const [key, body] of Object.entries(SCHEDULES)) {
