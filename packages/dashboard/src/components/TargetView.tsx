@@ -8,7 +8,7 @@ export function TargetView({ target }: { target: Target }) {
     const { source, ...limits } = target.script;
     return (
       <>
-        <pre className="source mono" aria-label="Script source" tabIndex={0} data-testid="script-source">
+        <pre className="json source" aria-label="Script source" tabIndex={0} data-testid="script-source">
           {source}
         </pre>
         {Object.keys(limits).length > 0 && <JsonView value={limits} label="Script limits" />}
