@@ -1,5 +1,5 @@
 // Build and dev-server settings of the dashboard: a static single-page app built into ./dist (served by
-// `punctual serve` at `/`), and in development a proxy of the API and metrics to a local service on :8080.
+// `punctual serve` at `/`), and in development a proxy of the API to a local service on :8080.
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -17,6 +17,6 @@ export default defineConfig({
     sourcemap: false,
   },
   server: {
-    proxy: { '/v1': service, '/metrics': service },
+    proxy: { '/v1': service },
   },
 });

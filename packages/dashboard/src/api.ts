@@ -1,158 +1,65 @@
-// The typed client of Punctual's HTTP API and the only module that calls fetch. It owns the API key, kept in
-// sessionStorage (gone when the browser session ends), and turns every non-2xx answer into an ApiError that
-// carries the service's `{ error: { code, message, details } }`. It knows nothing of the database.
+// The dashboard's client of Punctual's HTTP API and the only module that calls fetch. Its types and lists of
+// names come from src/api-schema.ts, generated from the service's /openapi.json (never typed here by hand);
+// requests go through openapi-fetch. What stays here is thin: the API key, kept in sessionStorage (gone when
+// the browser session ends) and sent as a bearer token, and every non-2xx answer turned into an ApiError
+// that carries the service's `{ error: { code, message, details } }`. It knows nothing of the database.
 
-export type ScheduleState = 'active' | 'paused' | 'completed';
-export type RunState = 'scheduled' | 'running' | 'succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled';
-export type TargetKind = 'handler' | 'webhook';
+import createClient from 'openapi-fetch';
+import {
+  pathsV1SchedulesGetParametersQueryTargetValues,
+  runStateValues,
+  scheduleStateValues,
+  type components,
+  type paths,
+} from './api-schema.ts';
 
-export const SCHEDULE_STATES: readonly ScheduleState[] = ['active', 'paused', 'completed'];
-export const RUN_STATES: readonly RunState[] = [
-  'scheduled',
-  'running',
-  'succeeded',
-  'dead',
-  'skipped',
-  'expired',
-  'cancelled',
-];
-export const TARGET_KINDS: readonly TargetKind[] = ['handler', 'webhook'];
+type Schemas = components['schemas'];
 
-export interface WebhookTarget {
-  url: string;
-  method?: 'POST' | 'PUT' | 'PATCH';
-  headers?: Record<string, string>;
-  timeoutMs?: number;
-}
-export type Target = { handler: string } | { webhook: WebhookTarget };
+export type Schedule = Schemas['Schedule'];
+export type ScheduleState = Schedule['state'];
+export type Target = Schemas['Target'];
+export type Policies = Schemas['Policies'];
+export type ScheduleInput = Schemas['PutScheduleInput'];
+export type Run = Schemas['Run'];
+export type RunState = Run['state'];
+export type Attempt = Schemas['Attempt'];
+export type RunDetail = Schemas['RunDetail'];
+export type Tenant = Schemas['Tenant'];
+export type Preview = Schemas['Preview'];
+export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 
-export interface Policies {
-  retry: {
-    maxAttempts: number;
-    backoff: 'fixed' | 'exponential';
-    delayMs: number;
-    maxDelayMs: number;
-    jitter: boolean;
-  };
-  timeoutMs: number;
-  overlap: 'allow' | 'skip' | 'bufferOne' | 'bufferAll' | 'cancelPrevious';
-  misfire: 'skip' | 'runOnce' | 'runAll';
-  catchupWindowMs: number;
-  maxCatchup: number;
-  deadlineMs: number | null;
-  priority: number;
-  maxChecks: number;
-  checkHorizonMs: number;
+/** Every target kind the service accepts, from its OpenAPI document. */
+export const TARGET_KINDS = pathsV1SchedulesGetParametersQueryTargetValues;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+export const SCHEDULE_STATES: readonly ScheduleState[] = scheduleStateValues;
+export const RUN_STATES: readonly RunState[] = runStateValues;
+
+/** A target of kind K, e.g. TargetOf<'script'> is `{ script: { source, ... } }`. */
+export type TargetOf<K extends TargetKind> = Extract<Target, Record<K, unknown>>;
+
+/** The kind of a target: its one key. */
+export function targetKind(t: Target): TargetKind {
+  const key = Object.keys(t)[0];
+  return (TARGET_KINDS as readonly string[]).includes(key ?? '') ? (key as TargetKind) : 'handler';
 }
 
-export interface Schedule {
-  key: string;
-  spec: string;
-  tz: string;
-  description: string;
-  target: Target;
-  payload: unknown;
-  policies: Policies;
-  startAt: string | null;
-  endAt: string | null;
-  maxRuns: number | null;
-  jitterMs: number;
-  state: ScheduleState;
-  version: number;
-  nextFireAt: string | null;
-  firedCount: number;
-  note: string | null;
-  createdAt: string;
-  updatedAt: string;
+/**
+ * What a run's error may carry beyond code and message: a script's console output and stack (size-capped by
+ * the service). Typed here until the service's schema describes `details`.
+ */
+export interface RunErrorDetails {
+  logs?: string[];
+  stack?: string;
 }
+export type RunError = NonNullable<Run['error']> & { details?: RunErrorDetails | Record<string, unknown> };
 
-/** The body of PUT /v1/schedules/{key}: every field but the spec and target may be left out. */
-export interface ScheduleInput {
-  spec: string;
-  tz?: string;
-  target: Target;
-  payload?: unknown;
-  policies?: Partial<Omit<Policies, 'retry'>> & { retry?: Partial<Policies['retry']> };
-  startAt?: string | null;
-  endAt?: string | null;
-  maxRuns?: number | null;
-  jitter?: number | string;
-}
+export type Page<T> = { items: T[]; nextCursor: string | null };
 
-export interface RunError {
-  code?: string;
-  message: string;
-}
-
-export interface Run {
-  id: string;
-  scheduleKey: string;
-  occurrenceId: string;
-  kind: 'scheduled' | 'manual' | 'backfill';
-  state: RunState;
-  scheduledFor: string;
-  dueAt: string;
-  expiresAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  attempt: number;
-  maxAttempts: number;
-  checks: number;
-  reason: string | null;
-  error: RunError | null;
-  result: unknown;
-  details: unknown;
-  createdAt: string;
-}
-
-export interface Attempt {
-  attempt: number;
-  startedAt: string;
-  finishedAt: string;
-  outcome: string;
-  error: RunError | null;
-  result: unknown;
-}
-
-export interface RunDetail extends Run {
-  attempts: Attempt[];
-}
-
-export interface Tenant {
-  name: string;
-  state?: 'active' | 'disabled';
-  quotas: { maxSchedules: number | null; maxRunsPerMinute: number | null; requestsPerSecond: number | null };
-  webhookSecret: string;
-  previousSecretExpiresAt?: string | null;
-  createdAt?: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface Preview {
-  description: string;
-  next: string[];
-}
-
-export interface ScheduleQuery {
-  state?: ScheduleState | undefined;
-  target?: TargetKind | undefined;
-  keyPrefix?: string | undefined;
-  cursor?: string | undefined;
-  limit?: number | undefined;
-}
-
-export interface RunQuery {
-  state?: RunState | undefined;
-  scheduleKey?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-  cursor?: string | undefined;
-  limit?: number | undefined;
-}
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never;
+export type ScheduleQuery = Query<'/v1/schedules'>;
+export type RunQuery = Query<'/v1/runs'>;
 
 /** The service's error body, or one made up for a network failure (code NETWORK) or a non-JSON answer. */
 export class ApiError extends Error {
@@ -191,17 +98,6 @@ export function storeKey(key: string | null): void {
   }
 }
 
-type Query = Record<string, string | number | undefined>;
-
-function queryString(q: Query): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
-  const s = params.toString();
-  return s === '' ? '' : `?${s}`;
-}
-
-const enc = encodeURIComponent;
-
 export interface ApiClientOptions {
   /** Base URL of the service; '' means the page's own origin. */
   baseUrl?: string;
@@ -209,7 +105,7 @@ export interface ApiClientOptions {
   key: () => string | null;
   /** Called when the service answers 401 (the key was revoked or is wrong). */
   onUnauthorized?: () => void;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 /** The API as the dashboard uses it. Every method rejects with ApiError. */
@@ -231,103 +127,104 @@ export interface Api {
     body: { spec: string; tz?: string; from?: string; count?: number },
     signal?: AbortSignal,
   ): Promise<Preview>;
-  metrics(signal?: AbortSignal): Promise<string>;
+  /** The service's health metrics (GET /v1/metrics). */
+  metrics(signal?: AbortSignal): Promise<MetricsSnapshot>;
 }
 
-export function createApi(opts: ApiClientOptions): Api {
-  const base = opts.baseUrl ?? '';
-  const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
-
-  async function request<T>(
-    method: string,
-    path: string,
-    init: {
-      body?: unknown;
-      signal?: AbortSignal | undefined;
-      headers?: Record<string, string>;
-      key?: string;
-    } = {},
-  ): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-    const key = init.key ?? opts.key();
-    if (key) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
-    if (init.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(init.body);
-    }
-    let res: Response;
-    try {
-      res = await doFetch(`${base}${path}`, { method, headers, body, signal: init.signal ?? null });
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      throw new ApiError(0, 'NETWORK', 'the service could not be reached; check that it is running');
-    }
-    const text = await res.text();
-    let json: unknown = undefined;
-    if (text !== '') {
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-    }
-    if (!res.ok) {
-      const err = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
-        ?.error;
-      const apiError =
-        err && typeof err.code === 'string'
-          ? new ApiError(
-              res.status,
-              err.code,
-              typeof err.message === 'string' ? err.message : err.code,
-              typeof err.details === 'object' && err.details !== null
-                ? (err.details as Record<string, unknown>)
-                : {},
-            )
-          : new ApiError(
-              res.status,
-              `HTTP_${res.status}`,
-              `the service answered ${res.status} ${res.statusText}`,
-            );
-      if (res.status === 401 && init.key === undefined) opts.onUnauthorized?.();
-      throw apiError;
-    }
-    return json as T;
+/** The ApiError for a non-2xx answer and its (possibly absent or non-JSON) body. */
+export function errorOf(res: Response, body: unknown): ApiError {
+  const err = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)
+    ?.error;
+  if (err && typeof err.code === 'string') {
+    return new ApiError(
+      res.status,
+      err.code,
+      typeof err.message === 'string' ? err.message : err.code,
+      typeof err.details === 'object' && err.details !== null ? (err.details as Record<string, unknown>) : {},
+    );
   }
+  return new ApiError(
+    res.status,
+    `HTTP_${res.status}`,
+    `the service answered ${res.status} ${res.statusText}`,
+  );
+}
 
-  return {
-    tenant: (key) => request('GET', '/v1/tenant', key === undefined ? {} : { key }),
-    listSchedules: (q, signal) => request('GET', `/v1/schedules${queryString({ ...q })}`, { signal }),
-    getSchedule: (key, signal) => request('GET', `/v1/schedules/${enc(key)}`, { signal }),
-    putSchedule: (key, body, expectedVersion) =>
-      request('PUT', `/v1/schedules/${enc(key)}`, {
-        body,
-        ...(expectedVersion === undefined ? {} : { headers: { 'if-match': String(expectedVersion) } }),
-      }),
-    deleteSchedule: async (key) => {
-      await request('DELETE', `/v1/schedules/${enc(key)}`);
-    },
-    pause: (key, body) => request('POST', `/v1/schedules/${enc(key)}/pause`, { body }),
-    resume: (key) => request('POST', `/v1/schedules/${enc(key)}/resume`, { body: {} }),
-    trigger: (key, body = {}) => request('POST', `/v1/schedules/${enc(key)}/trigger`, { body }),
-    backfill: (key, body) => request('POST', `/v1/schedules/${enc(key)}/backfill`, { body }),
-    scheduleRuns: (key, q, signal) =>
-      request('GET', `/v1/schedules/${enc(key)}/runs${queryString({ ...q })}`, { signal }),
-    listRuns: (q, signal) => request('GET', `/v1/runs${queryString({ ...q })}`, { signal }),
-    getRun: (id, signal) => request('GET', `/v1/runs/${enc(id)}`, { signal }),
-    cancelRun: (id) => request('POST', `/v1/runs/${enc(id)}/cancel`, { body: {} }),
-    preview: (body, signal) => request('POST', '/v1/preview', { body, signal }),
-    metrics: async (signal) => {
+/** The header a request with this key sends: an explicit key (sign-in) wins over the session's. */
+const EXPLICIT_KEY = 'x-punctual-sign-in-key';
+
+export function createApi(opts: ApiClientOptions): Api {
+  const doFetch = opts.fetch ?? ((request: Request) => fetch(request));
+  const client = createClient<paths>({
+    baseUrl: opts.baseUrl || (typeof location === 'undefined' ? 'http://localhost' : location.origin),
+    fetch: async (request: Request) => {
+      const explicit = request.headers.get(EXPLICIT_KEY);
+      request.headers.delete(EXPLICIT_KEY);
+      const key = explicit ?? opts.key();
+      if (key) request.headers.set('authorization', `Bearer ${key}`);
+      request.headers.set('accept', 'application/json');
       let res: Response;
       try {
-        res = await doFetch(`${base}/metrics`, { headers: { accept: 'text/plain' }, signal: signal ?? null });
+        res = await doFetch(request);
       } catch (e) {
         if ((e as Error)?.name === 'AbortError') throw e;
         throw new ApiError(0, 'NETWORK', 'the service could not be reached; check that it is running');
       }
-      if (!res.ok) throw new ApiError(res.status, `HTTP_${res.status}`, `/metrics answered ${res.status}`);
-      return res.text();
+      if (res.status === 401 && explicit === null) opts.onUnauthorized?.();
+      return res;
     },
+  });
+
+  /** The data of a 2xx answer; an ApiError otherwise. */
+  async function unwrap<T>(
+    call: Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<NonNullable<T>> {
+    let result: { data?: T; error?: unknown; response: Response };
+    try {
+      result = await call;
+    } catch (e) {
+      // openapi-fetch reads every body as JSON: a 2xx or error body that is not JSON lands here.
+      if (e instanceof ApiError || (e as Error)?.name === 'AbortError') throw e;
+      throw new ApiError(0, 'BAD_ANSWER', `the service's answer could not be read: ${(e as Error).message}`);
+    }
+    if (!result.response.ok) throw errorOf(result.response, result.error);
+    return result.data as NonNullable<T>;
+  }
+
+  const key = (k: string) => ({ path: { key: k } });
+  const id = (i: string) => ({ path: { id: i } });
+  const ifMatch = (v: number | undefined) => (v === undefined ? {} : { 'if-match': String(v) });
+
+  return {
+    tenant: (signInKey) =>
+      unwrap(
+        client.GET('/v1/tenant', {
+          ...(signInKey === undefined ? {} : { headers: { [EXPLICIT_KEY]: signInKey } }),
+        }),
+      ),
+    listSchedules: (q, signal) => unwrap(client.GET('/v1/schedules', { params: { query: q }, signal })),
+    getSchedule: (k, signal) => unwrap(client.GET('/v1/schedules/{key}', { params: key(k), signal })),
+    putSchedule: (k, body, expectedVersion) =>
+      unwrap(
+        client.PUT('/v1/schedules/{key}', {
+          params: { ...key(k), header: ifMatch(expectedVersion) as never },
+          body,
+        }),
+      ),
+    deleteSchedule: async (k) => {
+      await unwrap(client.DELETE('/v1/schedules/{key}', { params: key(k), parseAs: 'text' }));
+    },
+    pause: (k, body) => unwrap(client.POST('/v1/schedules/{key}/pause', { params: key(k), body })),
+    resume: (k) => unwrap(client.POST('/v1/schedules/{key}/resume', { params: key(k), body: {} })),
+    trigger: (k, body = {}) =>
+      unwrap(client.POST('/v1/schedules/{key}/trigger', { params: key(k), body: body as never })),
+    backfill: (k, body) => unwrap(client.POST('/v1/schedules/{key}/backfill', { params: key(k), body })),
+    scheduleRuns: (k, q, signal) =>
+      unwrap(client.GET('/v1/schedules/{key}/runs', { params: { ...key(k), query: q }, signal })),
+    listRuns: (q, signal) => unwrap(client.GET('/v1/runs', { params: { query: q }, signal })),
+    getRun: (i, signal) => unwrap(client.GET('/v1/runs/{id}', { params: id(i), signal })),
+    cancelRun: (i) => unwrap(client.POST('/v1/runs/{id}/cancel', { params: id(i), body: {} })),
+    preview: (body, signal) => unwrap(client.POST('/v1/preview', { body, signal })),
+    metrics: (signal) => unwrap(client.GET('/v1/metrics', { signal })),
   };
 }

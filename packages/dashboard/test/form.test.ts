@@ -171,6 +171,9 @@ describe('formFromSchedule', () => {
     expect(f.retryDelay).toBe('30s');
     expect(f.deadline).toBe('1h30m');
     expect(f.startAt).toBe('2026-01-05T09:00');
+    expect(formFromSchedule({ ...schedule, startAt: '2026-01-05T08:00:30.000Z' }).startAt).toBe(
+      '2026-01-05T09:00:30',
+    );
     expect(f.jitter).toBe('30s');
     expect(JSON.parse(f.payload)).toEqual({ team: 'sales' });
   });
@@ -188,6 +191,41 @@ describe('formFromSchedule', () => {
       maxRuns: 12,
       jitter: '30s',
     });
+  });
+});
+
+describe('every target kind', () => {
+  const targets: Schedule['target'][] = [
+    { handler: 'send-report' },
+    { webhook: { url: 'https://example.com/hook' } },
+    { redis: { connection: 'main', stream: 'events', maxLen: 1000 } },
+    { redis: { connection: 'main', stream: 'events' } },
+    { nats: { connection: 'bus', subject: 'reports.monthly' } },
+    { amqp: { connection: 'rabbit', exchange: 'jobs', routingKey: 'reports' } },
+    { amqp: { connection: 'rabbit', routingKey: 'reports' } },
+    {
+      script: {
+        source: 'export default (ctx) => {\n  return ctx.payload;\n};\n',
+        timeoutMs: 2_000,
+        memoryMb: 16,
+      },
+    },
+    { script: { source: '  export default () => 1' } },
+  ];
+
+  for (const target of targets) {
+    it(`loads and saves back ${JSON.stringify(target).slice(0, 60)} unchanged`, () => {
+      const f = formFromSchedule({ ...schedule, target });
+      expect(f.targetKind).toBe(Object.keys(target)[0]);
+      const { body, errors } = buildBody(f);
+      expect(errors).toEqual({});
+      expect(body.target).toEqual(target);
+    });
+  }
+
+  it("reports a broker's number that is not one under its own field", () => {
+    const f = { ...emptyForm('UTC'), spec: '@every 1m', targetKind: 'redis' as const, redisMaxLen: 'lots' };
+    expect(buildBody(f).errors).toEqual({ 'target.redis.maxLen': 'must be a whole number' });
   });
 });
 

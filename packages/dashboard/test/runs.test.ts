@@ -9,6 +9,7 @@ import {
   logsOf,
   reasonText,
   recentOutcomes,
+  recentOutcomesByKey,
   timelineBuckets,
 } from '../src/lib/runs.ts';
 import { targetText } from '../src/lib/schedules.ts';
@@ -37,6 +38,19 @@ describe('runs', () => {
       state,
     })) as Pick<Run, 'state'>[];
     expect(recentOutcomes(runs, 2)).toEqual(['dead', 'succeeded']);
+  });
+
+  it("groups one listing of the tenant's runs into each schedule's outcomes", () => {
+    const runs = [
+      { scheduleKey: 'a', state: 'dead' },
+      { scheduleKey: 'b', state: 'succeeded' },
+      { scheduleKey: 'a', state: 'running' },
+      { scheduleKey: 'a', state: 'succeeded' },
+    ] as Pick<Run, 'state' | 'scheduleKey'>[];
+    const by = recentOutcomesByKey(runs);
+    expect(by.get('a')).toEqual(['succeeded', 'dead']);
+    expect(by.get('b')).toEqual(['succeeded']);
+    expect(by.has('c')).toBe(false);
   });
 
   it('counts runs per hour over the last 24 hours', () => {

@@ -3,10 +3,12 @@
 // every field, an API error lands next to the field it names (aria-invalid, described by the message), and a
 // browser-side problem stops the request before it is sent.
 import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api, type Schedule, type ScheduleInput } from '../src/api.ts';
 import { SessionContext } from '../src/lib/context.ts';
+import { createQueryClient } from '../src/lib/query.ts';
 import { ScheduleForm } from '../src/pages/ScheduleForm.tsx';
 
 // The preview answers after a 5 ms debounce; on a loaded machine jsdom's first renders take seconds, so
@@ -65,11 +67,18 @@ function renderForm(api: Api, props: { editKey?: string } = {}) {
             name: 'acme',
             quotas: { maxSchedules: null, maxRunsPerMinute: null, requestsPerSecond: null },
             webhookSecret: 'whsec_x',
+            state: 'active',
+            previousSecretExpiresAt: null,
+            createdAt: '2026-01-01T00:00:00.000Z',
           },
           signOut: () => {},
         },
       },
-      createElement(ScheduleForm, { ...props, previewDelayMs: 5 }),
+      createElement(
+        QueryClientProvider,
+        { client: createQueryClient() },
+        createElement(ScheduleForm, { ...props, previewDelayMs: 5 }),
+      ),
     ),
   );
 }

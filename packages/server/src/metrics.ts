@@ -272,6 +272,12 @@ export class Metrics {
     return `${parts.join('\n')}\n`;
   }
 
+  /** The same metrics as prom-client's JSON (for GET /v1/metrics); reads the store's stats first. */
+  async json(): Promise<Awaited<ReturnType<Registry['getMetricsAsJSON']>>> {
+    await this.#refreshStoreGauges();
+    return this.registry.getMetricsAsJSON();
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }

@@ -1,11 +1,15 @@
 // The application: signs in (or resumes the session's key), provides the session to every page, and shows
 // the page the location names.
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createApi, storedKey, storeKey, type Api, type Tenant } from '../api.ts';
 import { SessionContext, type Session } from '../lib/context.ts';
 import { describeError } from '../lib/errors.ts';
+import { createQueryClient } from '../lib/query.ts';
 import { matchRoute, useLocation } from '../lib/router.ts';
 import { Health } from '../pages/Health.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { Layout } from './Layout.tsx';
 import { NotFound } from '../pages/NotFound.tsx';
 import { RunDetail } from '../pages/RunDetail.tsx';
 import { Runs } from '../pages/Runs.tsx';
@@ -13,6 +17,27 @@ import { ScheduleDetail } from '../pages/ScheduleDetail.tsx';
 import { ScheduleForm } from '../pages/ScheduleForm.tsx';
 import { Schedules } from '../pages/Schedules.tsx';
 import { SignIn } from '../pages/SignIn.tsx';
+
+/** The page, behind an error boundary whose fallback keeps the navigation and Sign out. */
+function SafePage() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary
+      resetKey={pathname}
+      what="this page"
+      fallback={(e) => (
+        <Layout title="Error">
+          <h1>Something went wrong</h1>
+          <p className="status status-error" role="alert" data-testid="page-error">
+            This page could not be shown: {e.message}
+          </p>
+        </Layout>
+      )}
+    >
+      <Page />
+    </ErrorBoundary>
+  );
+}
 
 function Page() {
   const { pathname } = useLocation();
@@ -50,9 +75,15 @@ export function App({ api: given }: { api?: Api }) {
   const [checking, setChecking] = useState(keyRef.current !== null);
   const [message, setMessage] = useState<string | null>(null);
 
+  // One cache per sign-in: another key never sees the previous tenant's data.
+  const [queries, setQueries] = useState(createQueryClient);
   const signOut = useMemo(
     () =>
       (why?: string): void => {
+        setQueries((old) => {
+          old.clear();
+          return createQueryClient();
+        });
         keyRef.current = null;
         storeKey(null);
         setTenant(null);
@@ -118,8 +149,10 @@ export function App({ api: given }: { api?: Api }) {
     );
   }
   return (
-    <SessionContext.Provider value={session}>
-      <Page />
-    </SessionContext.Provider>
+    <QueryClientProvider client={queries}>
+      <SessionContext.Provider value={session}>
+        <SafePage />
+      </SessionContext.Provider>
+    </QueryClientProvider>
   );
 }

@@ -6,6 +6,16 @@ import { isoOf, wallTimeToInstant } from '../lib/time.ts';
 import { Dialog } from './Dialog.tsx';
 import { Field } from './Field.tsx';
 
+/** Wall times typed as ISO 8601 (a datetime-local control would follow the browser's locale). */
+const ISO_INPUT = {
+  type: 'text',
+  inputMode: 'numeric',
+  placeholder: 'YYYY-MM-DDTHH:MM',
+  autoComplete: 'off',
+  spellCheck: false,
+  className: 'mono',
+} as const;
+
 export interface BackfillDialogProps {
   open: boolean;
   scheduleKey: string;
@@ -46,11 +56,16 @@ export function BackfillDialog({ open, scheduleKey, tz, onClose, onBackfill }: B
     <Dialog open={open} title={`Backfill ${scheduleKey}`} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <p>Creates one run for every occurrence in the range (it must lie in the past).</p>
-        <Field id="backfill-from" label={`From (${tz})`} error={errors.from} hint="Inclusive.">
-          <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} step={1} />
+        <Field
+          id="backfill-from"
+          label={`From (${tz})`}
+          error={errors.from}
+          hint="Inclusive. ISO 8601, e.g. 2026-01-05T09:00."
+        >
+          <input {...ISO_INPUT} value={from} onChange={(e) => setFrom(e.target.value)} />
         </Field>
         <Field id="backfill-to" label={`To (${tz})`} error={errors.to} hint="Exclusive.">
-          <input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} step={1} />
+          <input {...ISO_INPUT} value={to} onChange={(e) => setTo(e.target.value)} />
         </Field>
         {general && (
           <p className="field-error" role="alert">

@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useSession } from '../lib/context.ts';
 import { paths, useLocation } from '../lib/router.ts';
 import { viewerZone } from '../lib/time.ts';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Link } from './Link.tsx';
 
 const NAV = [
@@ -56,7 +57,9 @@ export function Layout({ title, children }: { title: string; children: ReactNode
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        {children}
+        <ErrorBoundary what="this page" resetKey={pathname}>
+          {children}
+        </ErrorBoundary>
       </main>
     </>
   );

@@ -12,7 +12,7 @@ import { PauseDialog } from './PauseDialog.tsx';
 
 export interface ScheduleActionsProps {
   schedule: Schedule;
-  /** Called after any change so the page reloads the schedule and its runs. */
+  /** Called after any change (the page invalidates its cached reads, so they reload). */
   onChanged: () => void;
 }
 
@@ -129,6 +129,7 @@ export function ScheduleActions({ schedule, onChanged }: ScheduleActionsProps) {
         onClose={() => setDialog(null)}
         onConfirm={async () => {
           await api.deleteSchedule(key);
+          onChanged();
           navigate(paths.schedules());
         }}
       />

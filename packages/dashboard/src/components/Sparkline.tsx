@@ -1,5 +1,5 @@
 // The recent outcomes of a schedule as a row of small coloured bars (oldest left), with a text summary for
-// screen readers and as a tooltip.
+// screen readers and as a tooltip, and the legend of their colours.
 import type { RunState } from '../api.ts';
 import { countsText, STATE_TONE } from '../lib/runs.ts';
 
@@ -32,5 +32,29 @@ export function Sparkline({ outcomes }: { outcomes: readonly RunState[] | undefi
         />
       ))}
     </svg>
+  );
+}
+
+const LEGEND: [string, string][] = [
+  ['ok', 'succeeded'],
+  ['bad', 'dead (failed)'],
+  ['warn', 'skipped or expired'],
+  ['muted', 'cancelled'],
+];
+
+/** What the bars' colours mean: shown once under a table of sparklines. */
+export function SparkLegend() {
+  return (
+    <p className="spark-legend small muted" data-testid="spark-legend">
+      Recent: the last 10 finished runs, oldest left.{' '}
+      {LEGEND.map(([tone, text]) => (
+        <span key={tone} className="spark-legend-item">
+          <svg width={10} height={10} aria-hidden="true">
+            <rect className={`spark-${tone}`} width={10} height={10} rx={1} />
+          </svg>{' '}
+          {text}
+        </span>
+      ))}
+    </p>
   );
 }

@@ -28,6 +28,11 @@ export interface TimeChartProps {
   tz?: string;
   /** The time axis spans at least this much, ending at the latest point (default 10 minutes). */
   minSpanMs?: number;
+  /**
+   * 'window' (default): the axis spans at least minSpanMs, ending at the latest point (a live window).
+   * 'data': the axis spans the points themselves, padded a little, so few points spread over the full width.
+   */
+  fit?: 'window' | 'data';
 }
 
 function summary(props: TimeChartProps): string {
@@ -55,6 +60,15 @@ function xRange(times: readonly number[], span: number): uPlot.Range.MinMax {
   return [max + pad - span, max + pad];
 }
 
+/** The x range in seconds spanning the points themselves, padded 3% a side (a minute at least). */
+export function dataRange(times: readonly number[]): uPlot.Range.MinMax {
+  if (times.length === 0) return xRange(times, 600);
+  const min = (times[0] as number) / 1000;
+  const max = (times[times.length - 1] as number) / 1000;
+  const pad = Math.max(30, (max - min) * 0.03);
+  return [min - pad, max + pad];
+}
+
 /** Tick labels with three significant digits at most (uPlot's own repeat "0.001" on tiny ranges). */
 function yValues(_u: uPlot, splits: number[]): string[] {
   return splits.map((v) => (Math.abs(v) >= 100 ? String(Math.round(v)) : String(Number(v.toPrecision(3)))));
@@ -67,7 +81,7 @@ function yRange(min: number | null, max: number | null): uPlot.Range.MinMax {
 }
 
 export function TimeChart(props: TimeChartProps) {
-  const { title, times, series, yLabel, y2Label, height = 220, minSpanMs = 600_000 } = props;
+  const { title, times, series, yLabel, y2Label, height = 220, minSpanMs = 600_000, fit = 'window' } = props;
   const tz = props.tz ?? viewerZone();
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -110,7 +124,11 @@ export function TimeChart(props: TimeChartProps) {
       height,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), tz),
       scales: {
-        x: { time: true, range: () => xRange(timesRef.current, minSpanMs / 1000) },
+        x: {
+          time: true,
+          range: () =>
+            fit === 'data' ? dataRange(timesRef.current) : xRange(timesRef.current, minSpanMs / 1000),
+        },
         y: { range: (_u, min, max) => yRange(min, max) },
       },
       axes,
@@ -140,7 +158,7 @@ export function TimeChart(props: TimeChartProps) {
       plot.current = null;
     };
     // `shape` stands for everything the chart's structure depends on.
-  }, [shape, height, minSpanMs]);
+  }, [shape, height, minSpanMs, fit]);
 
   useEffect(() => {
     const data = [

@@ -20,6 +20,8 @@ const CODE_FIELDS: Record<string, string> = {
   HANDLER_UNKNOWN: 'target.handler',
   PAYLOAD_INVALID: 'payload',
   TARGET_ADDRESS_REFUSED: 'target.webhook.url',
+  SCRIPT_SYNTAX_ERROR: 'target.script.source',
+  SCRIPT_TOO_LARGE: 'target.script.source',
 };
 
 /** The longest known path that is `path` or one of its parents (`target.webhook.headers.X` → its parent). */

@@ -3,20 +3,37 @@
 // does not parse, a duration or number that is not one). Range checks are left to the API, whose errors are
 // shown next to the field they name; every field's id is the API path of the value it edits.
 
-import type { Schedule, ScheduleInput, Target } from '../api.ts';
+import type { Schedule, ScheduleInput, TargetKind } from '../api.ts';
+import { buildTarget, targetFields } from './form-target.ts';
+import { formatDurationText, parseDurationText } from './form-text.ts';
+
+export { formatDurationText, parseDurationText, parseHeaders } from './form-text.ts';
+export { targetFields } from './form-target.ts';
 import { instantToWallTime, isoOf, isValidZone, wallTimeToInstant } from './time.ts';
 
 export interface FormState {
   key: string;
   spec: string;
   tz: string;
-  targetKind: 'handler' | 'webhook';
+  targetKind: TargetKind;
   handler: string;
   webhookUrl: string;
   webhookMethod: '' | 'POST' | 'PUT' | 'PATCH';
   /** One "Name: value" per line. */
   webhookHeaders: string;
   webhookTimeout: string;
+  redisConnection: string;
+  redisStream: string;
+  redisMaxLen: string;
+  natsConnection: string;
+  natsSubject: string;
+  amqpConnection: string;
+  /** Empty: the default exchange. */
+  amqpExchange: string;
+  amqpRoutingKey: string;
+  scriptSource: string;
+  scriptTimeout: string;
+  scriptMemoryMb: string;
   /** JSON text; empty: no payload. */
   payload: string;
   retryMaxAttempts: string;
@@ -33,7 +50,7 @@ export interface FormState {
   priority: string;
   maxChecks: string;
   checkHorizon: string;
-  /** datetime-local values read in the schedule's zone. */
+  /** ISO 8601 wall times (2026-01-05T09:00) read in the schedule's zone. */
   startAt: string;
   endAt: string;
   maxRuns: string;
@@ -54,6 +71,17 @@ export const FIELD_PATHS: Record<FormField, string> = {
   webhookMethod: 'target.webhook.method',
   webhookHeaders: 'target.webhook.headers',
   webhookTimeout: 'target.webhook.timeoutMs',
+  redisConnection: 'target.redis.connection',
+  redisStream: 'target.redis.stream',
+  redisMaxLen: 'target.redis.maxLen',
+  natsConnection: 'target.nats.connection',
+  natsSubject: 'target.nats.subject',
+  amqpConnection: 'target.amqp.connection',
+  amqpExchange: 'target.amqp.exchange',
+  amqpRoutingKey: 'target.amqp.routingKey',
+  scriptSource: 'target.script.source',
+  scriptTimeout: 'target.script.timeoutMs',
+  scriptMemoryMb: 'target.script.memoryMb',
   payload: 'payload',
   retryMaxAttempts: 'policies.retry.maxAttempts',
   retryBackoff: 'policies.retry.backoff',
@@ -111,6 +139,17 @@ export function emptyForm(tz = 'UTC'): FormState {
     webhookMethod: '',
     webhookHeaders: '',
     webhookTimeout: '',
+    redisConnection: '',
+    redisStream: '',
+    redisMaxLen: '',
+    natsConnection: '',
+    natsSubject: '',
+    amqpConnection: '',
+    amqpExchange: '',
+    amqpRoutingKey: '',
+    scriptSource: '',
+    scriptTimeout: '',
+    scriptMemoryMb: '',
     payload: '',
     retryMaxAttempts: '',
     retryBackoff: '',
@@ -133,80 +172,15 @@ export function emptyForm(tz = 'UTC'): FormState {
   };
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  min: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-};
-
-/**
- * Milliseconds from "1500", "30s", "5m", "1h30m", "2d", "250ms"; null when the text is not a duration.
- * A bare number is milliseconds.
- */
-export function parseDurationText(text: string): number | null {
-  const t = text.trim().toLowerCase().replace(/\s+/g, '');
-  if (t === '') return null;
-  if (/^\d+$/.test(t)) return Number(t);
-  const re = /(\d+(?:\.\d+)?)(ms|min|s|m|h|d)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < t.length) {
-    re.lastIndex = pos;
-    const m = re.exec(t);
-    if (!m) return null;
-    total += Number(m[1]) * (UNITS[m[2] as string] as number);
-    pos = re.lastIndex;
-  }
-  return Math.round(total);
-}
-
-/** The shortest exact form of `ms` in units: 5400000 → "1h30m", 1500 → "1s500ms", 0 → "0". */
-export function formatDurationText(ms: number): string {
-  if (ms === 0) return '0';
-  let rest = ms;
-  let out = '';
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1_000],
-    ['ms', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n > 0) {
-      out += `${n}${unit}`;
-      rest -= n * size;
-    }
-  }
-  return out;
-}
-
-function headersText(h: Record<string, string> | undefined): string {
-  return h
-    ? Object.entries(h)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n')
-    : '';
-}
-
 /** The form showing a saved schedule. Every value is filled in, so saving it unchanged changes nothing. */
 export function formFromSchedule(s: Schedule): FormState {
   const p = s.policies;
   const f = emptyForm(s.tz);
-  const webhook = 'webhook' in s.target ? s.target.webhook : undefined;
   return {
     ...f,
     key: s.key,
     spec: s.spec,
-    targetKind: webhook ? 'webhook' : 'handler',
-    handler: 'handler' in s.target ? s.target.handler : '',
-    webhookUrl: webhook?.url ?? '',
-    webhookMethod: webhook?.method ?? '',
-    webhookHeaders: headersText(webhook?.headers),
-    webhookTimeout: webhook?.timeoutMs === undefined ? '' : formatDurationText(webhook.timeoutMs),
+    ...targetFields(s.target),
     payload: s.payload === null || s.payload === undefined ? '' : JSON.stringify(s.payload, null, 2),
     retryMaxAttempts: String(p.retry.maxAttempts),
     retryBackoff: p.retry.backoff,
@@ -262,21 +236,7 @@ export function buildBody(f: FormState): BuiltBody {
   };
   const choice = <T extends string>(v: T | ''): T | undefined => (v === '' ? undefined : v);
 
-  let target: Target;
-  if (f.targetKind === 'handler') {
-    target = { handler: f.handler.trim() };
-  } else {
-    const webhook: Extract<Target, { webhook: unknown }>['webhook'] = { url: f.webhookUrl.trim() };
-    const method = choice(f.webhookMethod);
-    if (method) webhook.method = method;
-    const headers = parseHeaders(f.webhookHeaders);
-    if (typeof headers === 'string') err('webhookHeaders', headers);
-    else if (Object.keys(headers).length > 0) webhook.headers = headers;
-    const timeoutMs = duration('webhookTimeout');
-    if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
-    target = { webhook };
-  }
-
+  const target = buildTarget(f, { int, duration, err });
   const body: ScheduleInput = { spec: f.spec.trim(), target };
   if (f.tz.trim() !== '') body.tz = f.tz.trim();
 
@@ -341,20 +301,6 @@ export function buildBody(f: FormState): BuiltBody {
   if (jitter !== '') body.jitter = /^\d+$/.test(jitter) ? Number(jitter) : jitter;
 
   return { body, errors };
-}
-
-/** `Name: value` lines to a record, or a message naming the first line that is not one. */
-export function parseHeaders(text: string): Record<string, string> | string {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0) return `line ${i + 1} must read "Name: value"`;
-    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return out;
 }
 
 /** Checks on the key the browser can make; the API has the last word. */

@@ -69,6 +69,20 @@ export function recentOutcomes(runs: readonly Pick<Run, 'state'>[], n = 10): Run
     .reverse();
 }
 
+/** recentOutcomes per schedule key, from one listing of the tenant's runs (newest first). */
+export function recentOutcomesByKey(
+  runs: readonly Pick<Run, 'state' | 'scheduleKey'>[],
+  n = 10,
+): Map<string, RunState[]> {
+  const byKey = new Map<string, Pick<Run, 'state'>[]>();
+  for (const r of runs) {
+    const list = byKey.get(r.scheduleKey);
+    if (list) list.push(r);
+    else byKey.set(r.scheduleKey, [r]);
+  }
+  return new Map([...byKey].map(([k, list]) => [k, recentOutcomes(list, n)]));
+}
+
 export interface TimelineBucket {
   /** Start of the hour (epoch ms). */
   start: number;

@@ -4,7 +4,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Api, Preview } from '../api.ts';
-import { useDebounced } from './poll.ts';
+import { useDebounced } from './hooks.ts';
 import { isoOf, wallTimeToInstant } from './time.ts';
 
 export interface SpecPreview {

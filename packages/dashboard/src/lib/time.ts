@@ -195,10 +195,14 @@ export function wallTimeToInstant(wall: string, tz: string): number | null {
   return asUtc - zoneOffsetMinutes(asUtc - 86_400_000, tz) * 60_000;
 }
 
-/** The datetime-local value ("2026-03-08T09:00") reading instant `ms` in zone `tz`. */
+/**
+ * The ISO 8601 wall time ("2026-03-08T09:00", with ":SS" only when the seconds are not zero) reading instant
+ * `ms` in zone `tz`.
+ */
 export function instantToWallTime(ms: number, tz: string): string {
   const w = wallTime(ms, isValidZone(tz) ? tz : 'UTC');
-  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
+  const seconds = w.second === 0 ? '' : `:${pad(w.second)}`;
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}${seconds}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-// The service's health as the scheduler sees it, from /metrics (service-wide, all tenants): runs due and
+// The service's health as the scheduler sees it, from GET /v1/metrics (service-wide, all tenants summed): runs due and
 // waiting, firing lateness p50/p99, failures per minute, reclaimed leases and not-fired occurrences. Scrapes
 // every 5 s while the tab is visible and keeps the last 30 minutes in memory for the charts.
 import { useMemo, useState } from 'react';
@@ -6,8 +6,8 @@ import { Layout } from '../components/Layout.tsx';
 import { Status } from '../components/Status.tsx';
 import { TimeChart } from '../components/TimeChart.tsx';
 import { useSession } from '../lib/context.ts';
-import { usePolling } from '../lib/poll.ts';
-import { MetricsWindow, parsePrometheus, scrapeOf, type HealthPoint } from '../lib/prometheus.ts';
+import { MetricsWindow, scrapeOf, type HealthPoint } from '../lib/metrics-window.ts';
+import { queryKeys, usePolled } from '../lib/query.ts';
 import { formatDuration, formatSeconds } from '../lib/time.ts';
 
 const SCRAPE_MS = 5_000;
@@ -31,15 +31,15 @@ function Tile({ label, value, testId }: { label: string; value: string; testId: 
 export function Health() {
   const { api } = useSession();
   const [points, setPoints] = useState<HealthPoint[]>(() => history.points());
-  const scrape = usePolling(
+  const scrape = usePolled(
+    queryKeys.metrics,
     async (signal) => {
-      const text = await api.metrics(signal);
-      history.push(scrapeOf(Date.now(), parsePrometheus(text)));
+      const snapshot = await api.metrics(signal);
+      history.push(scrapeOf(Date.now(), snapshot.samples));
       setPoints(history.points());
       return true;
     },
     SCRAPE_MS,
-    [],
   );
 
   const last = points[points.length - 1];
@@ -76,9 +76,9 @@ export function Health() {
     <Layout title="Health">
       <h1>Health</h1>
       <p className="muted">
-        The whole service, all tenants, from <code>/metrics</code>; refreshed every {SCRAPE_MS / 1000} s while
-        this tab is visible. Rates and lateness are over the last minute (— until two scrapes are in, or when
-        nothing fired in it).
+        The whole service, all tenants, from <code>/v1/metrics</code>; refreshed every {SCRAPE_MS / 1000} s
+        while this tab is visible. Rates and lateness are over the last minute (— until two scrapes are in, or
+        when nothing fired in it).
       </p>
       <Status loading={scrape.loading} error={scrape.error} updatedAt={scrape.updatedAt} />
       <dl className="tiles">

@@ -3,6 +3,7 @@
 // scheduled or running can be cancelled.
 import { useState } from 'react';
 import { isApiError, type Attempt } from '../api.ts';
+import { ErrorDetails } from '../components/ErrorDetails.tsx';
 import { Instant } from '../components/Instant.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
@@ -11,7 +12,8 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
 import { describeError } from '../lib/errors.ts';
-import { useNow, usePolling } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { queryKeys, useInvalidate, usePolled } from '../lib/query.ts';
 import { paths } from '../lib/router.ts';
 import { durationMs, isFinal, latenessMs, logsOf, reasonText } from '../lib/runs.ts';
 import { formatDuration } from '../lib/time.ts';
@@ -28,9 +30,12 @@ function AttemptRow({ a }: { a: Attempt }) {
       <td data-label="Outcome">{a.outcome}</td>
       <td data-label="Response or error" className="wrap">
         {a.error ? (
-          <span className="error-text">
-            {a.error.code ? <code>{a.error.code}</code> : null} {a.error.message}
-          </span>
+          <>
+            <span className="error-text">
+              {a.error.code ? <code>{a.error.code}</code> : null} {a.error.message}
+            </span>
+            <ErrorDetails error={a.error} label={`attempt ${a.attempt}`} />
+          </>
         ) : a.result !== null && a.result !== undefined ? (
           <JsonView value={a.result} label={`Result of attempt ${a.attempt}`} />
         ) : (
@@ -49,7 +54,8 @@ function AttemptRow({ a }: { a: Attempt }) {
 export function RunDetail({ id }: { id: string }) {
   const { api } = useSession();
   const now = useNow();
-  const run = usePolling((signal) => api.getRun(id, signal), 2_000, [id]);
+  const run = usePolled(queryKeys.run(id), (signal) => api.getRun(id, signal), 2_000);
+  const invalidate = useInvalidate();
   const [message, setMessage] = useState<string | null>(null);
   const r = run.data;
 
@@ -67,7 +73,7 @@ export function RunDetail({ id }: { id: string }) {
     try {
       await api.cancelRun(id);
       setMessage('Cancelled.');
-      run.refresh();
+      await invalidate();
     } catch (e) {
       setMessage(`Cancel failed: ${describeError(e)}`);
     }
@@ -146,8 +152,11 @@ export function RunDetail({ id }: { id: string }) {
             {r.error && (
               <>
                 <dt>Error</dt>
-                <dd className="error-text">
-                  {r.error.code ? <code>{r.error.code}</code> : null} {r.error.message}
+                <dd>
+                  <span className="error-text">
+                    {r.error.code ? <code>{r.error.code}</code> : null} {r.error.message}
+                  </span>
+                  <ErrorDetails error={r.error} label="the run" />
                 </dd>
               </>
             )}

@@ -10,7 +10,8 @@ import { Status } from '../components/Status.tsx';
 import { Timeline } from '../components/Timeline.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
-import { useDebounced, useNow, usePolling } from '../lib/poll.ts';
+import { useDebounced, useNow } from '../lib/hooks.ts';
+import { queryKeys, usePolled } from '../lib/query.ts';
 import { useQuery } from '../lib/router.ts';
 import { timelineBuckets } from '../lib/runs.ts';
 import { isoOf, viewerZone, wallTimeToInstant } from '../lib/time.ts';
@@ -36,24 +37,18 @@ export function Runs() {
   const filterKey = JSON.stringify([state, scheduleKey, fromMs, toMs]);
   const cursors = useCursors(filterKey);
 
-  const runs = usePolling(
-    (signal) =>
-      api.listRuns(
-        {
-          state,
-          scheduleKey,
-          from: fromMs === null ? undefined : isoOf(fromMs),
-          to: toMs === null ? undefined : isoOf(toMs),
-          cursor: cursors.cursor,
-          limit: 50,
-        },
-        signal,
-      ),
-    3_000,
-    [filterKey, cursors.cursor],
-  );
+  const runQuery = {
+    state,
+    scheduleKey,
+    from: fromMs === null ? undefined : isoOf(fromMs),
+    to: toMs === null ? undefined : isoOf(toMs),
+    cursor: cursors.cursor,
+    limit: 50,
+  };
+  const runs = usePolled(queryKeys.runs(runQuery), (signal) => api.listRuns(runQuery, signal), 3_000);
 
-  const timeline = usePolling(
+  const timeline = usePolled(
+    queryKeys.runs({ timeline: scheduleKey ?? null }),
     async (signal) => {
       const t = Date.now();
       const items: Run[] = [];
@@ -71,7 +66,6 @@ export function Runs() {
       return { buckets: timelineBuckets(items, t), truncated: cursor !== undefined };
     },
     15_000,
-    [scheduleKey],
   );
 
   return (
@@ -107,14 +101,24 @@ export function Runs() {
         </Field>
         <Field id="runs-filter-from" label={`Scheduled from (${tz})`}>
           <input
-            type="datetime-local"
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DDTHH:MM"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
             value={query.from ?? ''}
             onChange={(e) => setQuery({ from: e.target.value })}
           />
         </Field>
         <Field id="runs-filter-to" label={`Scheduled before (${tz})`}>
           <input
-            type="datetime-local"
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DDTHH:MM"
+            autoComplete="off"
+            spellCheck={false}
+            className="mono"
             value={query.to ?? ''}
             onChange={(e) => setQuery({ to: e.target.value })}
           />

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError, RUN_STATES, type RunState } from '../api.ts';
 import { Field } from '../components/Field.tsx';
 import { Instant } from '../components/Instant.tsx';
+import { NextFire } from '../components/NextFire.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
@@ -12,12 +13,14 @@ import { Pager } from '../components/Pager.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { RunsTable } from '../components/RunsTable.tsx';
 import { ScheduleActions } from '../components/ScheduleActions.tsx';
+import { TargetView } from '../components/TargetView.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { TimeChart } from '../components/TimeChart.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
-import { useNow, usePolling } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { queryKeys, useInvalidate, usePolled } from '../lib/query.ts';
 import { paths } from '../lib/router.ts';
 import { durationMs, isFinal, latenessMs, reasonText } from '../lib/runs.ts';
 import { policyRows, targetText } from '../lib/schedules.ts';
@@ -26,39 +29,45 @@ import { formatDuration, formatSeconds } from '../lib/time.ts';
 export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
   const { api } = useSession();
   const now = useNow();
-  const schedule = usePolling((signal) => api.getSchedule(scheduleKey, signal), 5_000, [scheduleKey]);
+  const schedule = usePolled(
+    queryKeys.schedule(scheduleKey),
+    (signal) => api.getSchedule(scheduleKey, signal),
+    5_000,
+  );
   const s = schedule.data;
 
   const previewFrom = s?.startAt && Date.parse(s.startAt) > now ? s.startAt : undefined;
-  const preview = usePolling(
+  const previewQuery = s && {
+    spec: s.spec,
+    tz: s.tz,
+    count: 10,
+    ...(previewFrom ? { from: previewFrom } : {}),
+  };
+  const preview = usePolled(
+    queryKeys.preview({ ...previewQuery, endAt: s?.endAt ?? null }),
     async (signal) => {
-      if (!s) return undefined;
-      const p = await api.preview(
-        { spec: s.spec, tz: s.tz, count: 10, ...(previewFrom ? { from: previewFrom } : {}) },
-        signal,
-      );
+      if (!s || !previewQuery) return undefined;
+      const p = await api.preview(previewQuery, signal);
       const end = s.endAt ? Date.parse(s.endAt) : Infinity;
       return { ...p, next: p.next.filter((t) => Date.parse(t) < end) };
     },
     60_000,
-    [s?.spec, s?.tz, s?.version, previewFrom],
+    { enabled: s !== undefined },
   );
 
   const [stateFilter, setStateFilter] = useState<RunState | ''>('');
   const cursors = useCursors(`${scheduleKey}|${stateFilter}`);
-  const runs = usePolling(
-    (signal) =>
-      api.scheduleRuns(
-        scheduleKey,
-        { limit: 50, cursor: cursors.cursor, state: stateFilter || undefined },
-        signal,
-      ),
+  const runsQuery = { limit: 50, cursor: cursors.cursor, state: stateFilter || undefined };
+  const runs = usePolled(
+    queryKeys.scheduleRuns(scheduleKey, runsQuery),
+    (signal) => api.scheduleRuns(scheduleKey, runsQuery, signal),
     2_000,
-    [scheduleKey, stateFilter, cursors.cursor],
   );
-  const history = usePolling((signal) => api.scheduleRuns(scheduleKey, { limit: 200 }, signal), 10_000, [
-    scheduleKey,
-  ]);
+  const history = usePolled(
+    queryKeys.scheduleRuns(scheduleKey, { limit: 200 }),
+    (signal) => api.scheduleRuns(scheduleKey, { limit: 200 }, signal),
+    10_000,
+  );
   // The chart and the latest outcome follow the runs table: reload them when a run there changes state.
   const runStates = (runs.data?.items ?? []).map((r) => `${r.id}:${r.state}`).join(',');
   const seenStates = useRef(runStates);
@@ -97,12 +106,8 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
   }, [history.data]);
 
   const latest = (history.data?.items ?? []).find((r) => isFinal(r.state));
-  const refreshAll = (): void => {
-    schedule.refresh();
-    runs.refresh();
-    history.refresh();
-    preview.refresh();
-  };
+  const invalidate = useInvalidate();
+  const refreshAll = (): void => void invalidate();
 
   if (schedule.error && isApiError(schedule.error) && schedule.error.status === 404) {
     return (
@@ -151,7 +156,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
                 <dd>{targetText(s.target)}</dd>
                 <dt>Next fire time</dt>
                 <dd>
-                  <Instant value={s.nextFireAt} tz={s.tz} now={now} empty="none" />
+                  <NextFire schedule={s} now={now} />
                 </dd>
                 <dt>Starts</dt>
                 <dd>
@@ -182,7 +187,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
                 ))}
               </dl>
               <h3>Target and payload</h3>
-              <JsonView value={s.target} label="Target" />
+              <TargetView target={s.target} />
               <JsonView value={s.payload ?? null} label="Payload" />
             </section>
             <PreviewPanel
@@ -223,7 +228,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
             series={chart.series}
             yLabel="late by (s)"
             y2Label="took (s)"
-            minSpanMs={3_600_000}
+            fit="data"
           />
         ) : (
           <p className="muted">No run has started yet.</p>

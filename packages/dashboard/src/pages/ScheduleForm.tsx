@@ -3,11 +3,13 @@
 // request that Save will send. Editing sends If-Match with the version it loaded.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { formControls } from '../components/FormControls.tsx';
+import { DURATION_HINT, TargetFields } from '../components/TargetFields.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { Status } from '../components/Status.tsx';
+import { TARGET_KINDS } from '../api.ts';
 import { useSession } from '../lib/context.ts';
 import { mapApiError } from '../lib/errors.ts';
 import {
@@ -21,12 +23,24 @@ import {
   type FormField,
   type FormState,
 } from '../lib/form.ts';
-import { useNow } from '../lib/poll.ts';
+import { useNow } from '../lib/hooks.ts';
+import { useInvalidate } from '../lib/query.ts';
 import { navigate, paths } from '../lib/router.ts';
 import { useSpecPreview } from '../lib/spec-preview.ts';
 import { viewerZone, zoneNames } from '../lib/time.ts';
 
-const DURATION_HINT = 'A duration such as 30s, 5m, 1h30m, or milliseconds.';
+/** Wall times typed as ISO 8601 (a datetime-local control would follow the browser's locale). */
+const ISO_WALL_TIME = {
+  autoComplete: 'off',
+  spellCheck: false,
+  inputMode: 'numeric',
+  placeholder: 'YYYY-MM-DDTHH:MM',
+  className: 'mono',
+};
+
+const HANDLER_NOTE =
+  'A handler runs only in an application that embeds the library and registers it; this service has none, ' +
+  'so its runs wait for such an application.';
 
 export interface ScheduleFormProps {
   /** The key of the schedule to edit; absent to create one. */
@@ -37,6 +51,7 @@ export interface ScheduleFormProps {
 
 export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProps) {
   const { api } = useSession();
+  const invalidate = useInvalidate();
   const now = useNow();
   const editing = editKey !== undefined;
   const [form, setForm] = useState<FormState>(() => emptyForm(viewerZone()));
@@ -49,6 +64,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   const [general, setGeneral] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [unsupported, setUnsupported] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const zones = useMemo(() => zoneNames(), []);
   const formRef = useRef<HTMLFormElement>(null);
@@ -58,6 +74,13 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     const abort = new AbortController();
     api.getSchedule(editKey, abort.signal).then(
       (s) => {
+        const kind = Object.keys(s.target ?? {})[0] ?? '';
+        if (!(TARGET_KINDS as readonly string[]).includes(kind)) {
+          // Saving would replace a target this dashboard cannot show: refuse rather than lose it.
+          setUnsupported(
+            `This schedule's target kind "${kind}" is not one this dashboard knows; edit it through the API.`,
+          );
+        }
         setForm(formFromSchedule(s));
         setVersion(s.version);
         setLoadState({ loading: false, error: undefined });
@@ -122,6 +145,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     try {
       const saved = await api.putSchedule(key, built.body, version);
       setStatus('Saved.');
+      void invalidate();
       navigate(paths.schedule(saved.key ?? key));
     } catch (err) {
       const mapped = mapApiError(err, KNOWN_PATHS);
@@ -140,10 +164,13 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     }
   };
 
-  const { field, text, number, select } = formControls(form, errors, set);
+  const controls = formControls(form, errors, set);
+  const { field, text, number, select } = controls;
+  // `punctual serve` has no handlers: offer the kind only to show a schedule that already has one.
+  const kinds = TARGET_KINDS.filter((k) => k !== 'handler' || form.targetKind === 'handler');
 
   const tz = form.tz.trim() || 'UTC';
-  const requestKey = editing ? editKey : form.key.trim() || '{key}';
+  const requestKey = editing ? editKey : form.key.trim();
   const title = editing ? `Edit ${editKey}` : 'New schedule';
 
   return (
@@ -160,6 +187,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
       {editing && <Status loading={loadState.loading} error={loadState.error} />}
       <div className="form-layout">
         <form ref={formRef} onSubmit={submit} noValidate aria-label={title} className="schedule-form">
+          {unsupported && (
+            <p className="form-error" role="alert" data-testid="form-unsupported">
+              {unsupported}
+            </p>
+          )}
           {general && (
             <p className="form-error" role="alert" tabIndex={-1} data-testid="form-error">
               {general}
@@ -195,14 +227,14 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             {field(
               'startAt',
               `Start at (${tz})`,
-              text('startAt', { type: 'datetime-local', step: 1 }),
-              'Optional: no occurrence before this.',
+              text('startAt', ISO_WALL_TIME),
+              'Optional: no occurrence before this. ISO 8601, e.g. 2026-01-05T09:00.',
             )}
             {field(
               'endAt',
               `End at (${tz})`,
-              text('endAt', { type: 'datetime-local', step: 1 }),
-              'Optional: no occurrence from this on.',
+              text('endAt', ISO_WALL_TIME),
+              'Optional: no occurrence from this on. ISO 8601, e.g. 2026-12-31T18:00.',
             )}
             {field(
               'maxRuns',
@@ -219,42 +251,15 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           </fieldset>
           <fieldset>
             <legend>Target</legend>
-            {field('targetKind', 'Kind', select('targetKind', ['webhook', 'handler']))}
-            {form.targetKind === 'handler' ? (
-              field(
-                'handler',
-                'Handler name',
-                text('handler', { autoComplete: 'off' }),
-                'A handler registered in the service processes.',
-              )
-            ) : (
-              <>
-                {field(
-                  'webhookUrl',
-                  'Webhook URL',
-                  text('webhookUrl', { type: 'url', autoComplete: 'off', spellCheck: false }),
-                )}
-                {field(
-                  'webhookMethod',
-                  'Method',
-                  select('webhookMethod', ['POST', 'PUT', 'PATCH'], 'default POST'),
-                )}
-                {field(
-                  'webhookHeaders',
-                  'Extra headers',
-                  <textarea
-                    name="target.webhook.headers"
-                    rows={2}
-                    value={form.webhookHeaders}
-                    onChange={set('webhookHeaders')}
-                    spellCheck={false}
-                    placeholder="X-Team: reports"
-                  />,
-                  'One "Name: value" per line.',
-                )}
-                {field('webhookTimeout', 'Request timeout', text('webhookTimeout'), DURATION_HINT)}
-              </>
+            {field(
+              'targetKind',
+              'Kind',
+              select('targetKind', kinds),
+              form.targetKind === 'handler'
+                ? HANDLER_NOTE
+                : 'Handlers are left out: they run in an application that embeds the library, never in this service.',
             )}
+            <TargetFields form={form} controls={controls} set={set} />
             {field(
               'payload',
               'Payload (JSON)',
@@ -327,7 +332,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             {field('checkHorizon', 'Check horizon', text('checkHorizon'), DURATION_HINT)}
           </fieldset>
           <div className="actions sticky-actions">
-            <button type="submit" className="primary" disabled={saving || loadState.loading}>
+            <button
+              type="submit"
+              className="primary"
+              disabled={saving || loadState.loading || unsupported !== null}
+            >
               {saving ? 'Saving…' : editing ? 'Save changes' : 'Create schedule'}
             </button>
             <Link className="button" href={editing ? paths.schedule(editKey) : paths.schedules()}>
@@ -350,7 +359,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           <details className="raw" open>
             <summary>Request that Save sends</summary>
             <p className="mono small">
-              PUT /v1/schedules/{encodeURIComponent(requestKey)}
+              {requestKey === '' ? (
+                <span className="muted">PUT /v1/schedules/… (type a key)</span>
+              ) : (
+                `PUT /v1/schedules/${encodeURIComponent(requestKey)}`
+              )}
               {version !== undefined && (
                 <>
                   <br />

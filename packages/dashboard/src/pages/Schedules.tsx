@@ -1,7 +1,7 @@
 // The schedules of the tenant: search by key prefix, filter by state and target, page through any number of
 // them, and see for each its next fire time (in its zone and the viewer's), its last outcome and a spark
 // line of recent outcomes. Refreshes itself while the tab is visible.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   SCHEDULE_STATES,
   TARGET_KINDS,
@@ -10,22 +10,27 @@ import {
   type ScheduleState,
   type TargetKind,
 } from '../api.ts';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Field } from '../components/Field.tsx';
-import { Instant } from '../components/Instant.tsx';
+import { NextFire } from '../components/NextFire.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pager } from '../components/Pager.tsx';
-import { Sparkline } from '../components/Sparkline.tsx';
+import { KeyText } from '../components/KeyText.tsx';
+import { SparkLegend, Sparkline } from '../components/Sparkline.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
-import { mapLimit, useDebounced, useNow, usePolling } from '../lib/poll.ts';
+import { useDebounced, useNow } from '../lib/hooks.ts';
+import { queryKeys, usePolled } from '../lib/query.ts';
 import { paths, useQuery } from '../lib/router.ts';
-import { recentOutcomes } from '../lib/runs.ts';
+import { recentOutcomesByKey } from '../lib/runs.ts';
 import { targetText } from '../lib/schedules.ts';
 
 const PAGE_SIZES = [25, 50, 100];
+/** How many of the tenant's latest runs the Recent column is drawn from. */
+const RECENT_RUNS = 500;
 
 export function Schedules() {
   const { api } = useSession();
@@ -46,34 +51,24 @@ export function Schedules() {
   const filterKey = JSON.stringify([state, target, limit, keyPrefix]);
   const cursors = useCursors(filterKey);
 
-  const list = usePolling(
-    (signal) => api.listSchedules({ state, target, keyPrefix, limit, cursor: cursors.cursor }, signal),
+  const listQuery = { state, target, keyPrefix, limit, cursor: cursors.cursor };
+  const list = usePolled(
+    queryKeys.schedules(listQuery),
+    (signal) => api.listSchedules(listQuery, signal),
     10_000,
-    [filterKey, cursors.cursor],
   );
 
-  const [outcomes, setOutcomes] = useState<Record<string, RunState[]>>({});
-  useEffect(() => {
-    const items = list.data?.items;
-    if (!items || items.length === 0) return;
-    const abort = new AbortController();
-    void mapLimit(items, 4, async (s) => {
-      try {
-        const runs = await api.scheduleRuns(s.key, { limit: 20 }, abort.signal);
-        return [s.key, recentOutcomes(runs.items)] as const;
-      } catch {
-        return [s.key, undefined] as const;
-      }
-    }).then((pairs) => {
-      if (abort.signal.aborted) return;
-      setOutcomes((prev) => {
-        const next = { ...prev };
-        for (const [k, v] of pairs) if (v !== undefined) next[k] = v;
-        return next;
-      });
-    });
-    return () => abort.abort();
-  }, [api, list.data]);
+  // One request for the outcomes of every row (never one per schedule): the tenant's latest runs, grouped.
+  const recent = usePolled(
+    queryKeys.runs({ recent: RECENT_RUNS }),
+    (signal) => api.listRuns({ limit: RECENT_RUNS }, signal),
+    10_000,
+  );
+  const outcomes = useMemo(() => {
+    const items = recent.data?.items;
+    if (!items) return undefined;
+    return recentOutcomesByKey(items);
+  }, [recent.data]);
 
   const items: Schedule[] = list.data?.items ?? [];
   return (
@@ -149,44 +144,68 @@ export function Schedules() {
                 <th scope="col">Time zone</th>
                 <th scope="col">Target</th>
                 <th scope="col">State</th>
-                <th scope="col">Next fire time</th>
+                <th scope="col" className="next-cell">
+                  Next fire time
+                </th>
                 <th scope="col">Last outcome</th>
                 <th scope="col">Recent</th>
               </tr>
             </thead>
             <tbody>
               {items.map((s) => {
-                const recent = outcomes[s.key];
+                const recent = outcomes === undefined ? undefined : (outcomes.get(s.key) ?? []);
                 const last = recent && recent.length > 0 ? (recent[recent.length - 1] as RunState) : null;
                 return (
-                  <tr key={s.key} data-key={s.key}>
-                    <td data-label="Key">
-                      <Link href={paths.schedule(s.key)} className="key">
-                        {s.key}
-                      </Link>
-                    </td>
-                    <td data-label="Description" className="wrap">
-                      {s.description}
-                    </td>
-                    <td data-label="Time zone">{s.tz}</td>
-                    <td data-label="Target">{targetText(s.target)}</td>
-                    <td data-label="State">
-                      <StateBadge state={s.state} title={s.note ?? undefined} />
-                    </td>
-                    <td data-label="Next fire time">
-                      <Instant value={s.nextFireAt} tz={s.tz} now={now} empty="none" />
-                    </td>
-                    <td data-label="Last outcome">
-                      {recent === undefined ? <span className="muted">…</span> : <StateBadge state={last} />}
-                    </td>
-                    <td data-label="Recent">
-                      <Sparkline outcomes={recent} />
-                    </td>
-                  </tr>
+                  <ErrorBoundary
+                    key={s.key}
+                    what={`schedule ${s.key}`}
+                    fallback={(e) => (
+                      <tr data-key={s.key} className="row-error">
+                        <td data-label="Key">
+                          <Link href={paths.schedule(s.key)} className="key">
+                            {s.key}
+                          </Link>
+                        </td>
+                        <td colSpan={7} className="status-error" role="alert">
+                          This row could not be shown: {e.message}
+                        </td>
+                      </tr>
+                    )}
+                  >
+                    <tr data-key={s.key}>
+                      <td data-label="Key" className="key-cell">
+                        <Link href={paths.schedule(s.key)} className="key">
+                          <KeyText value={s.key} />
+                        </Link>
+                      </td>
+                      <td data-label="Description" className="wrap">
+                        {s.description}
+                      </td>
+                      <td data-label="Time zone">{s.tz}</td>
+                      <td data-label="Target">{targetText(s.target)}</td>
+                      <td data-label="State">
+                        <StateBadge state={s.state} title={s.note ?? undefined} />
+                      </td>
+                      <td data-label="Next fire time" className="next-cell">
+                        <NextFire schedule={s} now={now} />
+                      </td>
+                      <td data-label="Last outcome">
+                        {recent === undefined ? (
+                          <span className="muted">…</span>
+                        ) : (
+                          <StateBadge state={last} />
+                        )}
+                      </td>
+                      <td data-label="Recent">
+                        <Sparkline outcomes={recent} />
+                      </td>
+                    </tr>
+                  </ErrorBoundary>
                 );
               })}
             </tbody>
           </table>
+          <SparkLegend />
         </div>
       )}
       {(cursors.page > 1 || list.data?.nextCursor) && (

@@ -37,6 +37,7 @@ import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { kvRoutes } from './routes/kv.js';
+import { metricsJsonRoutes } from './routes/metrics-json.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
 import { scheduleRoutes } from './routes/schedules.js';
@@ -49,7 +50,7 @@ export interface AppOptions {
     Partial<Pick<Config, 'metricsToken'>>;
   /** Default: a silent logger. */
   logger?: Logger;
-  /** Without it there is no /metrics route. */
+  /** Without it there is no /metrics route (nor /v1/metrics). */
   metrics?: Metrics;
   /** Time for rate limits, quotas, previews and rotations. Default: the scheduler's (store-corrected) clock. */
   clock?: Pick<Clock, 'now'>;
@@ -311,6 +312,8 @@ export function buildApp(opts: AppOptions) {
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
       if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
+      if (opts.metrics)
+        await v1.register(metricsJsonRoutes, { metrics: opts.metrics, now: () => clock.now() });
     },
     { prefix: '/v1' },
   );

@@ -1,52 +1,54 @@
-// The Health page's arithmetic: the Prometheus text parser, histogram quantiles as Prometheus computes them,
-// and the rolling window's rates and last-minute lateness, including across a service restart.
+// The Health page's arithmetic: sums and buckets of the samples of GET /v1/metrics, histogram quantiles as
+// Prometheus computes them, and the rolling window's rates and last-minute lateness, across a restart too.
 import { describe, expect, it } from 'vitest';
 import {
   bucketDelta,
   histogramBuckets,
   histogramQuantile,
   MetricsWindow,
-  parsePrometheus,
   scrapeOf,
   sumOf,
-} from '../src/lib/prometheus.ts';
+  type Sample,
+} from '../src/lib/metrics-window.ts';
 
-const TEXT = `# HELP punctual_runs_due Scheduled runs already due
-# TYPE punctual_runs_due gauge
-punctual_runs_due 7
-punctual_runs_running 2
-punctual_runs_finished_total{state="succeeded",target="webhook",tenant="default"} 40
-punctual_runs_finished_total{state="dead",target="webhook",tenant="default"} 3
-punctual_runs_finished_total{state="dead",target="handler",tenant="other"} 1
-punctual_delivery_duration_seconds_count{target="webhook",outcome="retry"} 5
-punctual_delivery_duration_seconds_count{target="webhook",outcome="failed"} 3
-punctual_delivery_duration_seconds_count{target="webhook",outcome="succeeded"} 40
-punctual_run_lateness_seconds_bucket{le="0.01",target="webhook"} 50
-punctual_run_lateness_seconds_bucket{le="0.1",target="webhook"} 90
-punctual_run_lateness_seconds_bucket{le="1",target="webhook"} 99
-punctual_run_lateness_seconds_bucket{le="+Inf",target="webhook"} 100
-punctual_run_lateness_seconds_bucket{le="0.01",target="handler"} 0
-punctual_run_lateness_seconds_bucket{le="0.1",target="handler"} 0
-punctual_run_lateness_seconds_bucket{le="1",target="handler"} 0
-punctual_run_lateness_seconds_bucket{le="+Inf",target="handler"} 0
-punctual_leases_reclaimed_total 1
-punctual_schedule_not_fired_total{tenant="default"} 2
-weird_label{path="a \\"quoted\\" \\\\ value\\n"} 1 1700000000000
-broken{ 3
-`;
+const sample = (name: string, value: number, labels: Record<string, string> = {}): Sample => ({
+  name,
+  labels,
+  value,
+});
 
-describe('parsePrometheus', () => {
-  it('reads names, labels (with escapes), values and skips the rest', () => {
-    const s = parsePrometheus(TEXT);
-    expect(sumOf(s, 'punctual_runs_due')).toBe(7);
-    expect(sumOf(s, 'punctual_runs_finished_total', (l) => l.state === 'dead')).toBe(4);
-    expect(s.find((x) => x.name === 'weird_label')?.labels.path).toBe('a "quoted" \\ value\n');
-    expect(s.some((x) => x.name === 'broken')).toBe(false);
-    expect(sumOf(s, 'absent')).toBeNull();
+// As GET /v1/metrics sends them: tenant labels summed away, `le` as text.
+const SAMPLES: Sample[] = [
+  sample('punctual_runs_due', 7),
+  sample('punctual_runs_running', 2),
+  sample('punctual_runs_finished_total', 40, { state: 'succeeded', target: 'webhook' }),
+  sample('punctual_runs_finished_total', 3, { state: 'dead', target: 'webhook' }),
+  sample('punctual_runs_finished_total', 1, { state: 'dead', target: 'handler' }),
+  sample('punctual_delivery_duration_seconds_count', 5, { target: 'webhook', outcome: 'retry' }),
+  sample('punctual_delivery_duration_seconds_count', 3, { target: 'webhook', outcome: 'failed' }),
+  sample('punctual_delivery_duration_seconds_count', 40, { target: 'webhook', outcome: 'succeeded' }),
+  sample('punctual_run_lateness_seconds_bucket', 50, { le: '0.01', target: 'webhook' }),
+  sample('punctual_run_lateness_seconds_bucket', 90, { le: '0.1', target: 'webhook' }),
+  sample('punctual_run_lateness_seconds_bucket', 99, { le: '1', target: 'webhook' }),
+  sample('punctual_run_lateness_seconds_bucket', 100, { le: '+Inf', target: 'webhook' }),
+  sample('punctual_run_lateness_seconds_bucket', 0, { le: '0.01', target: 'handler' }),
+  sample('punctual_run_lateness_seconds_bucket', 0, { le: '0.1', target: 'handler' }),
+  sample('punctual_run_lateness_seconds_bucket', 0, { le: '1', target: 'handler' }),
+  sample('punctual_run_lateness_seconds_bucket', 0, { le: '+Inf', target: 'handler' }),
+  sample('punctual_run_lateness_seconds_bucket', 5, { le: 'bogus', target: 'handler' }),
+  sample('punctual_leases_reclaimed_total', 1),
+  sample('punctual_schedule_not_fired_total', 2),
+];
+
+describe('sumOf and histogramBuckets', () => {
+  it('sums samples over their labels', () => {
+    expect(sumOf(SAMPLES, 'punctual_runs_due')).toBe(7);
+    expect(sumOf(SAMPLES, 'punctual_runs_finished_total', (l) => l.state === 'dead')).toBe(4);
+    expect(sumOf(SAMPLES, 'absent')).toBeNull();
   });
 
-  it('sums histogram buckets over label sets', () => {
-    const b = histogramBuckets(parsePrometheus(TEXT), 'punctual_run_lateness_seconds');
+  it('sums histogram buckets over label sets, skipping a bound that is not a number', () => {
+    const b = histogramBuckets(SAMPLES, 'punctual_run_lateness_seconds');
     expect(b).toEqual([
       { le: 0.01, count: 50 },
       { le: 0.1, count: 90 },
@@ -131,7 +133,7 @@ describe('MetricsWindow', () => {
   });
 
   it('reads the numbers it needs from a scrape', () => {
-    const s = scrapeOf(5, parsePrometheus(TEXT));
+    const s = scrapeOf(5, SAMPLES);
     expect(s).toMatchObject({ due: 7, running: 2, dead: 4, failedAttempts: 8, reclaimed: 1, notFired: 2 });
   });
 });

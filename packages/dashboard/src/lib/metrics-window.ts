@@ -1,6 +1,7 @@
-// The Health page's arithmetic: parses the Prometheus text of /metrics, reads gauges, counters and histograms
-// (summed over labels), and keeps a rolling window of scrapes in memory from which it derives rates and
-// lateness quantiles over the last minute. Metric names are those of packages/server/src/metrics.ts.
+// The Health page's arithmetic: reads gauges, counters and histograms (summed over labels) from the samples of
+// GET /v1/metrics, and keeps a rolling window of scrapes in memory from which it derives rates and
+// lateness quantiles over the last minute. Metric names are those of packages/server/src/metrics.ts. It parses no text:
+// the service sends JSON.
 
 export interface Sample {
   name: string;
@@ -20,70 +21,10 @@ export const METRIC = {
   schedules: 'punctual_schedules',
 } as const;
 
-function parseValue(text: string): number {
+/** A bucket bound as the service writes it: a number, or "+Inf". */
+function parseLe(text: string): number {
   if (text === '+Inf' || text === 'Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
   return Number(text);
-}
-
-function parseLabels(text: string): Record<string, string> | null {
-  const labels: Record<string, string> = {};
-  let i = 0;
-  while (i < text.length) {
-    while (text[i] === ' ' || text[i] === ',') i++;
-    if (i >= text.length) break;
-    const eq = text.indexOf('=', i);
-    if (eq < 0 || text[eq + 1] !== '"') return null;
-    const name = text.slice(i, eq).trim();
-    let j = eq + 2;
-    let value = '';
-    while (j < text.length && text[j] !== '"') {
-      if (text[j] === '\\') {
-        const next = text[j + 1];
-        value += next === 'n' ? '\n' : (next ?? '');
-        j += 2;
-      } else {
-        value += text[j];
-        j++;
-      }
-    }
-    if (j >= text.length) return null;
-    labels[name] = value;
-    i = j + 1;
-  }
-  return labels;
-}
-
-/** The samples of a Prometheus text exposition; comment and malformed lines are skipped. */
-export function parsePrometheus(text: string): Sample[] {
-  const out: Sample[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    let name: string;
-    let labels: Record<string, string> = {};
-    let rest: string;
-    const brace = line.indexOf('{');
-    const space = line.indexOf(' ');
-    if (brace >= 0 && (space < 0 || brace < space)) {
-      const close = line.lastIndexOf('}');
-      if (close < brace) continue;
-      name = line.slice(0, brace);
-      const parsed = parseLabels(line.slice(brace + 1, close));
-      if (parsed === null) continue;
-      labels = parsed;
-      rest = line.slice(close + 1).trim();
-    } else {
-      if (space < 0) continue;
-      name = line.slice(0, space);
-      rest = line.slice(space + 1).trim();
-    }
-    const value = parseValue(rest.split(/\s+/)[0] ?? '');
-    if (name === '' || Number.isNaN(value)) continue;
-    out.push({ name, labels, value });
-  }
-  return out;
 }
 
 type LabelFilter = (labels: Record<string, string>) => boolean;
@@ -113,7 +54,8 @@ export function histogramBuckets(
   const byLe = new Map<number, number>();
   for (const s of samples) {
     if (s.name !== `${name}_bucket` || !filter(s.labels) || s.labels.le === undefined) continue;
-    const le = parseValue(s.labels.le);
+    const le = parseLe(s.labels.le);
+    if (Number.isNaN(le)) continue;
     byLe.set(le, (byLe.get(le) ?? 0) + s.value);
   }
   return [...byLe.entries()].map(([le, count]) => ({ le, count })).sort((a, b) => a.le - b.le);

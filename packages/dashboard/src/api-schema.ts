@@ -1,0 +1,2418 @@
+// GENERATED from the service's /openapi.json by packages/dashboard/scripts/gen-api.ts; do not edit.
+// Regenerate with `npm run gen:api -w @punctual/dashboard`; a test fails when this file drifts.
+
+export interface paths {
+  '/healthz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The process is up */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              status: string;
+              checks?: {
+                [key: string]: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Ready for traffic: scheduler started (migrations current) and database reachable */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              status: string;
+              checks?: {
+                [key: string]: string;
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a schedule */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Schedule'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /**
+     * Create or update the schedule with this key
+     * @description Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** @description the version the update expects (409 VERSION_CONFLICT when stale) */
+          'if-match'?: string;
+        };
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['PutScheduleInput'];
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Schedule'];
+          };
+        };
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Schedule'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /**
+     * Delete a schedule
+     * @description Its pending runs are cancelled; its run history is kept (GET /v1/runs?scheduleKey=).
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List schedules
+     * @description Filter by state, target kind and key prefix; pages by cursor, ordered by key.
+     */
+    get: {
+      parameters: {
+        query?: {
+          state?: 'active' | 'paused' | 'completed';
+          target?: 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script';
+          keyPrefix?: string;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description page size, 1-1000 (default 100) */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: components['schemas']['Schedule'][];
+              nextCursor: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a schedule
+     * @description Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': {
+            /** @description also cancel the runs already scheduled */
+            cancelPending?: boolean;
+            note?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Schedule'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a paused schedule from now on */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Schedule'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/trigger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run the schedule now
+     * @description Creates one manual run due now; `payload` replaces the schedule's payload for it. Counts against the maxRunsPerMinute quota.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': {
+            /** @description replaces the schedule's payload for this run */
+            payload?: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Run'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/backfill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create runs for past occurrences in [from, to)
+     * @description One run per occurrence of the spec in the range that has none yet; `to` may not be in the future; at most the schedule's maxCatchup runs. Counts against the maxRunsPerMinute quota.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description ISO-8601 instant with Z or an offset
+             * @example 2026-01-05T09:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 instant with Z or an offset
+             * @example 2026-01-05T09:00:00Z
+             */
+            to: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              runs: components['schemas']['Run'][];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a schedule's runs
+     * @description Newest first; 404 when the schedule does not exist (use GET /v1/runs?scheduleKey= for deleted ones).
+     */
+    get: {
+      parameters: {
+        query?: {
+          state?: 'scheduled' | 'running' | 'succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled';
+          /** @description scheduledFor at or after this instant */
+          from?: string;
+          /** @description scheduledFor before this instant */
+          to?: string;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description page size, 1-1000 (default 100) */
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          /** @description tenant-unique schedule key */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: components['schemas']['Run'][];
+              nextCursor: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List runs
+     * @description Filter by state, schedule key and scheduledFor range [from, to); pages by cursor.
+     */
+    get: {
+      parameters: {
+        query?: {
+          state?: 'scheduled' | 'running' | 'succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled';
+          /** @description tenant-unique schedule key */
+          scheduleKey?: string;
+          /** @description scheduledFor at or after this instant */
+          from?: string;
+          /** @description scheduledFor before this instant */
+          to?: string;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description page size, 1-1000 (default 100) */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: components['schemas']['Run'][];
+              nextCursor: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a run with its attempts */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RunDetail'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a run that has not finished
+     * @description A running run loses its lease (its delivery is aborted). A finished run answers 409.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Run'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Describe a spec and list its next occurrences (nothing is saved) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            spec: string;
+            tz?: string;
+            /**
+             * Format: date-time
+             * @description first instant considered (inclusive); default now
+             * @example 2026-01-05T09:00:00Z
+             */
+            from?: string;
+            /** @description default 5 */
+            count?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Preview'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This tenant's name, quotas and webhook signing secret */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Tenant'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tenant/webhook-secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the webhook signing secret
+     * @description Webhook requests carry signatures with both the new and the previous secret until previousSecretExpiresAt (PUNCTUAL_WEBHOOK_SECRET_GRACE after the rotation).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Tenant'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/kv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List keys and values
+     * @description In key order (UTF-8 byte order), optionally only the keys starting with `prefix`; pages by cursor.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description only keys starting with this text (literally: no wildcard) */
+          prefix?: string;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description page size, 1-1000 (default 100) */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              items: components['schemas']['KvEntry'][];
+              nextCursor: string | null;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/kv/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read one key */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description 1-256 characters, no control characters; percent-encode it in the path */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['KvEntry'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /**
+     * Write one key
+     * @description The body is the value: any JSON. 201 when the key is new, 200 when it replaced a value. A new key beyond the key quota answers 429 KV_QUOTA_EXCEEDED, a value over the size limit 413 KV_QUOTA_EXCEEDED, a bad key or value 400 KV_INVALID.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description 1-256 characters, no control characters; percent-encode it in the path */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['KvValueInput'];
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['KvEntry'];
+          };
+        };
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['KvEntry'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Delete one key */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description 1-256 characters, no control characters; percent-encode it in the path */
+          key: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The service's health metrics the dashboard charts, as JSON
+     * @description Run queue, lateness, delivery outcomes, reclaimed leases and not-fired occurrences of the whole service (all tenants summed; no tenant is named). The Prometheus text is at /metrics.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['MetricsSnapshot'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    TargetInput:
+      | {
+          handler: string;
+        }
+      | {
+          webhook: {
+            url: string;
+            /** @enum {string} */
+            method?: 'POST' | 'PUT' | 'PATCH';
+            headers?: {
+              [key: string]: string;
+            };
+            timeoutMs?: number;
+          };
+        }
+      | {
+          redis: {
+            /** @description the operator's redis connection */
+            connection: string;
+            stream: string;
+            /** @description trim with MAXLEN ~ n (1 to 1e9) */
+            maxLen?: number;
+          };
+        }
+      | {
+          nats: {
+            /** @description the operator's nats connection */
+            connection: string;
+            subject: string;
+          };
+        }
+      | {
+          amqp: {
+            /** @description the operator's amqp connection */
+            connection: string;
+            /** @description default: the default exchange */
+            exchange?: string;
+            routingKey: string;
+          };
+        }
+      | {
+          script: {
+            /**
+             * @description an ES module whose default export is called with ctx; compiled when saved
+             * @example export default (ctx) => ctx.payload
+             */
+            source: string;
+            /** @description wall time of a run (up to the operator's maximum) */
+            timeoutMs?: number;
+            /** @description memory of a run (up to the operator's maximum) */
+            memoryMb?: number;
+          };
+        };
+    PutScheduleInput: {
+      /** @example 0 9 * * 1-5 */
+      spec: string;
+      /** @example Europe/Paris */
+      tz?: string;
+      target: components['schemas']['TargetInput'];
+      /** @description any JSON value handed to the target */
+      payload?: unknown;
+      policies?: {
+        retry?: {
+          maxAttempts?: number;
+          /** @enum {string} */
+          backoff?: 'fixed' | 'exponential';
+          delayMs?: number;
+          maxDelayMs?: number;
+          jitter?: boolean;
+        };
+        timeoutMs?: number;
+        /** @enum {string} */
+        overlap?: 'allow' | 'skip' | 'bufferOne' | 'bufferAll' | 'cancelPrevious';
+        /** @enum {string} */
+        misfire?: 'skip' | 'runOnce' | 'runAll';
+        catchupWindowMs?: number;
+        maxCatchup?: number;
+        deadlineMs?: number | null;
+        priority?: number;
+        maxChecks?: number;
+        checkHorizonMs?: number;
+      };
+      startAt?: string | null;
+      endAt?: string | null;
+      maxRuns?: number | null;
+      /** @description milliseconds or a duration ("30s") */
+      jitter?: number | string;
+    };
+    /** @description any JSON value, stored as it is */
+    KvValueInput: unknown;
+    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    Target:
+      | {
+          handler: string;
+        }
+      | {
+          webhook: {
+            url: string;
+            /** @enum {string} */
+            method?: 'POST' | 'PUT' | 'PATCH';
+            headers?: {
+              [key: string]: string;
+            };
+            timeoutMs?: number;
+          };
+        }
+      | {
+          redis: {
+            /** @description the operator's redis connection */
+            connection: string;
+            stream: string;
+            /** @description trim with MAXLEN ~ n (1 to 1e9) */
+            maxLen?: number;
+          };
+        }
+      | {
+          nats: {
+            /** @description the operator's nats connection */
+            connection: string;
+            subject: string;
+          };
+        }
+      | {
+          amqp: {
+            /** @description the operator's amqp connection */
+            connection: string;
+            /** @description default: the default exchange */
+            exchange?: string;
+            routingKey: string;
+          };
+        }
+      | {
+          script: {
+            /**
+             * @description an ES module whose default export is called with ctx; compiled when saved
+             * @example export default (ctx) => ctx.payload
+             */
+            source: string;
+            /** @description wall time of a run (up to the operator's maximum) */
+            timeoutMs?: number;
+            /** @description memory of a run (up to the operator's maximum) */
+            memoryMb?: number;
+          };
+        };
+    Policies: {
+      retry: {
+        maxAttempts: number;
+        /** @enum {string} */
+        backoff: 'fixed' | 'exponential';
+        delayMs: number;
+        maxDelayMs: number;
+        jitter: boolean;
+      };
+      timeoutMs: number;
+      /** @enum {string} */
+      overlap: 'allow' | 'skip' | 'bufferOne' | 'bufferAll' | 'cancelPrevious';
+      /** @enum {string} */
+      misfire: 'skip' | 'runOnce' | 'runAll';
+      catchupWindowMs: number;
+      maxCatchup: number;
+      deadlineMs: number | null;
+      priority: number;
+      maxChecks: number;
+      checkHorizonMs: number;
+    };
+    Schedule: {
+      key: string;
+      spec: string;
+      tz: string;
+      description: string;
+      target: components['schemas']['Target'];
+      payload: unknown;
+      policies: components['schemas']['Policies'];
+      startAt: string | null;
+      endAt: string | null;
+      maxRuns: number | null;
+      jitterMs: number;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed';
+      version: number;
+      nextFireAt: string | null;
+      firedCount: number;
+      note: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    Run: {
+      id: string;
+      scheduleKey: string;
+      occurrenceId: string;
+      /** @enum {string} */
+      kind: 'scheduled' | 'manual' | 'backfill';
+      /** @enum {string} */
+      state: 'scheduled' | 'running' | 'succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled';
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      scheduledFor: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      dueAt: string;
+      expiresAt: string | null;
+      startedAt: string | null;
+      finishedAt: string | null;
+      attempt: number;
+      maxAttempts: number;
+      checks: number;
+      reason: string | null;
+      error: {
+        code?: string;
+        message: string;
+      } | null;
+      result: unknown;
+      details: unknown;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+    };
+    Attempt: {
+      attempt: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      startedAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      finishedAt: string;
+      outcome: string;
+      error: {
+        code?: string;
+        message: string;
+      } | null;
+      result: unknown;
+    };
+    RunDetail: {
+      id: string;
+      scheduleKey: string;
+      occurrenceId: string;
+      /** @enum {string} */
+      kind: 'scheduled' | 'manual' | 'backfill';
+      /** @enum {string} */
+      state: 'scheduled' | 'running' | 'succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled';
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      scheduledFor: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      dueAt: string;
+      expiresAt: string | null;
+      startedAt: string | null;
+      finishedAt: string | null;
+      attempt: number;
+      maxAttempts: number;
+      checks: number;
+      reason: string | null;
+      error: {
+        code?: string;
+        message: string;
+      } | null;
+      result: unknown;
+      details: unknown;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      attempts: components['schemas']['Attempt'][];
+    };
+    Preview: {
+      description: string;
+      next: string[];
+    };
+    Tenant: {
+      name: string;
+      /** @enum {string} */
+      state: 'active' | 'disabled';
+      quotas: {
+        maxSchedules: number | null;
+        maxRunsPerMinute: number | null;
+        requestsPerSecond: number | null;
+      };
+      /** @description Standard Webhooks signing secret (whsec_...) */
+      webhookSecret: string;
+      /** @description until then, webhook requests also carry a signature with the previous secret */
+      previousSecretExpiresAt: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+    };
+    KvEntry: {
+      key: string;
+      /** @description the JSON value */
+      value: unknown;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    Error: {
+      error: {
+        /** @example VALIDATION_FAILED */
+        code: string;
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    MetricsSnapshot: {
+      /**
+       * Format: date-time
+       * @description when the values were read
+       */
+      at: string;
+      samples: {
+        /** @description series name; histograms give name_bucket, name_sum, name_count */
+        name: string;
+        labels: {
+          [key: string]: string;
+        };
+        value: number;
+      }[];
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+type FlattenedDeepRequired<T> = {
+  [K in keyof T]-?: FlattenedDeepRequired<
+    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]
+  >;
+};
+type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
+  ? Readonly<Exclude<T, undefined>>
+  : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1SchedulesGetParametersQueryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules']['get']['parameters']['query']['state']
+> = ['active', 'paused', 'completed'];
+export const pathsV1SchedulesGetParametersQueryTargetValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules']['get']['parameters']['query']['target']
+> = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'];
+export const pathsV1SchedulesKeyRunsGetParametersQueryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules/{key}/runs']['get']['parameters']['query']['state']
+> = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const pathsV1RunsGetParametersQueryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/runs']['get']['parameters']['query']['state']
+> = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const targetInputAnyOf1WebhookMethodValues: ReadonlyArray<
+  Extract<
+    Extract<
+      FlattenedDeepRequired<components>['schemas']['TargetInput'],
+      {
+        webhook: unknown;
+      }
+    >['webhook'],
+    {
+      method: unknown;
+    }
+  >['method']
+> = ['POST', 'PUT', 'PATCH'];
+export const putScheduleInputPoliciesRetryBackoffValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['retry']['backoff']
+> = ['fixed', 'exponential'];
+export const putScheduleInputPoliciesOverlapValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['overlap']
+> = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'];
+export const putScheduleInputPoliciesMisfireValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['misfire']
+> = ['skip', 'runOnce', 'runAll'];
+export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
+  Extract<
+    Extract<
+      FlattenedDeepRequired<components>['schemas']['Target'],
+      {
+        webhook: unknown;
+      }
+    >['webhook'],
+    {
+      method: unknown;
+    }
+  >['method']
+> = ['POST', 'PUT', 'PATCH'];
+export const policiesRetryBackoffValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Policies']['retry']['backoff']
+> = ['fixed', 'exponential'];
+export const policiesOverlapValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Policies']['overlap']
+> = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'];
+export const policiesMisfireValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Policies']['misfire']
+> = ['skip', 'runOnce', 'runAll'];
+export const scheduleStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Schedule']['state']
+> = ['active', 'paused', 'completed'];
+export const runKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Run']['kind']> = [
+  'scheduled',
+  'manual',
+  'backfill',
+];
+export const runStateValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Run']['state']> = [
+  'scheduled',
+  'running',
+  'succeeded',
+  'dead',
+  'skipped',
+  'expired',
+  'cancelled',
+];
+export const runDetailKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['RunDetail']['kind']
+> = ['scheduled', 'manual', 'backfill'];
+export const runDetailStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['RunDetail']['state']
+> = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const tenantStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Tenant']['state']
+> = ['active', 'disabled'];
+export type operations = Record<string, never>;
