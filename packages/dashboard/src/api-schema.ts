@@ -100,7 +100,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Prometheus metrics */
+    /**
+     * Prometheus metrics
+     * @description Open unless PUNCTUAL_METRICS_TOKEN is set; then `Authorization: Bearer <token>` is required and per-tenant series are shown. Open, they are summed over tenants.
+     */
     get: {
       parameters: {
         query?: never;
@@ -1340,7 +1343,7 @@ export interface paths {
             tz?: string;
             /**
              * Format: date-time
-             * @description first instant considered (inclusive); default now
+             * @description as if saved at this instant (default now): occurrences at or after it; an @every without startAt is anchored here, so it starts at from + interval
              * @example 2026-01-05T09:00:00Z
              */
             from?: string;
@@ -2151,6 +2154,7 @@ export interface components {
       /** @enum {string} */
       state: 'active' | 'paused' | 'completed';
       version: number;
+      /** @description when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains */
       nextFireAt: string | null;
       firedCount: number;
       note: string | null;
@@ -2164,6 +2168,15 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
+    };
+    /** @description what the target kept beside the message; other fields over 4096 characters of JSON are replaced by { omitted: <characters> } */
+    RunErrorDetails: {
+      /** @description a script's log lines (at most 16384 characters shown; a last line counts the rest) */
+      logs?: string[];
+      /** @description a failed script's stack (at most 4096 characters); other stacks stay in the service's log */
+      stack?: string;
+    } & {
+      [key: string]: unknown;
     };
     Run: {
       id: string;
@@ -2193,6 +2206,7 @@ export interface components {
       error: {
         code?: string;
         message: string;
+        details?: components['schemas']['RunErrorDetails'];
       } | null;
       result: unknown;
       details: unknown;
@@ -2218,6 +2232,7 @@ export interface components {
       error: {
         code?: string;
         message: string;
+        details?: components['schemas']['RunErrorDetails'];
       } | null;
       result: unknown;
     };
@@ -2249,6 +2264,7 @@ export interface components {
       error: {
         code?: string;
         message: string;
+        details?: components['schemas']['RunErrorDetails'];
       } | null;
       result: unknown;
       details: unknown;

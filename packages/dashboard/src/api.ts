@@ -47,11 +47,9 @@ export function targetKind(t: Target): TargetKind {
  * What a run's error may carry beyond code and message: a script's console output and stack (size-capped by
  * the service). Typed here until the service's schema describes `details`.
  */
-export interface RunErrorDetails {
-  logs?: string[];
-  stack?: string;
-}
-export type RunError = NonNullable<Run['error']> & { details?: RunErrorDetails | Record<string, unknown> };
+/** A run's error beyond code and message (a script's logs and stack), as the service sends it. */
+export type RunErrorDetails = Pick<Schemas['RunErrorDetails'], 'logs' | 'stack'>;
+export type RunError = NonNullable<Run['error']>;
 
 export type Page<T> = { items: T[]; nextCursor: string | null };
 
