@@ -96,6 +96,38 @@ if (PG_URL === '') {
       expect(a.inFlight + b.inFlight).toBe(0);
     });
 
+    it('cancelPrevious: claiming the next run aborts the previous delivery on the other instance at once', async () => {
+      const schema = freshSchema();
+      const api = await instance(schema, { api: true });
+      const signals: AbortSignal[] = [];
+      const started: ((n: number) => void)[] = [];
+      const slow = (ctx: { signal: AbortSignal }) => {
+        signals.push(ctx.signal);
+        started.shift()?.(signals.length);
+        return new Promise(() => {});
+      };
+      const a = await instance(schema);
+      const b = await instance(schema);
+      for (const s of [a, b, api]) s.handle('slow', slow);
+      await api.put({
+        key: 'slow',
+        spec: '@yearly',
+        target: { handler: 'slow' },
+        policies: { overlap: 'cancelPrevious', timeoutMs: 3_600_000 },
+      });
+      const first = new Promise<number>((r) => started.push(r));
+      await api.trigger('slow');
+      await first;
+      const aborted = new Promise<void>((r) => signals[0]!.addEventListener('abort', () => r()));
+      const second = new Promise<number>((r) => started.push(r));
+      await api.trigger('slow');
+      await second;
+      await aborted; // no clock moved: not a lease renewal
+      expect(signals.map((x) => x.aborted)).toEqual([true, false]);
+      const runs = (await api.listRuns({ scheduleKey: 'slow' })).items;
+      expect(runs.map((r) => r.state).sort()).toEqual(['cancelled', 'running']);
+    });
+
     it('an overdue schedule that no instance materialises is reported once, by one of two instances', async () => {
       const schema = freshSchema();
       const api = await instance(schema, { api: true });
