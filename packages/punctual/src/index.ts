@@ -37,7 +37,7 @@ export {
   type WebhookBody,
 } from './targets/webhook/webhook-target.js';
 export { generateWebhookSecret, signWebhook, verifyWebhook } from './targets/webhook/webhook-signature.js';
-export { AddressGuard, parseCidrList, isForbiddenAddress } from './targets/address-guard.js';
+export { AddressGuard, parseCidrList, isForbiddenAddress, type Cidr } from './targets/address-guard.js';
 export {
   BrokerConnections,
   parseBrokerConnections,
