@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   // Store
   SCHEMA_TOO_NEW: 'the database was migrated by a newer Punctual; refusing to run against it',
   STORE_CLOSED: 'the store was closed',
+  STORE_DRIVER_UNAVAILABLE:
+    'the SQLite driver asked for is unknown or cannot be loaded here (not installed, or this Node has no node:sqlite)',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',

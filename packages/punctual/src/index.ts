@@ -27,6 +27,7 @@ export { parseDuration } from './domain/spec/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
+export { SQLITE_DRIVERS, DEFAULT_SQLITE_DRIVER, type SqliteDriver } from './store/sqlite/sqlite-driver.js';
 export type { Tenant, TenantQuotas, TenantState, ApiKey, TenantStore } from './store/tenant-store.js';
 export {
   webhookTarget,

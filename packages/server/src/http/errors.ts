@@ -61,6 +61,8 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   API_KEY_NOT_FOUND: 404,
   SCHEMA_TOO_NEW: 503,
   STORE_CLOSED: 503,
+  // Raised only while opening the store, before the service listens.
+  STORE_DRIVER_UNAVAILABLE: 500,
   // Run errors are recorded on runs, never thrown at an API caller; if one escapes it is the service's fault.
   ATTEMPT_TIMEOUT: 500,
   ATTEMPT_FAILED: 500,
