@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `punctual` command line: wires the commands in commands/ to argv and to the real process (stdout,
 // stderr, the clock, signals) and maps what they return to exit codes. No command logic lives here: each
 // command is a function of (args, io) that tests call without spawning.
@@ -18,7 +17,7 @@ const io: CliIo = {
   now: () => Date.now(),
 };
 
-// Two levels up from both src/cli/main.ts and dist/cli/main.js.
+// Two levels up from both src/cli/program.ts and dist/cli/program.js.
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
