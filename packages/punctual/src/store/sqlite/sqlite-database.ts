@@ -23,7 +23,7 @@ export interface SqliteOptions {
   synchronous?: Synchronous | undefined;
   /** How long a writer waits for another process's lock before failing (default 5000 ms). */
   busyTimeoutMs?: number | undefined;
-  /** The driver (default `node:sqlite`, built into Node; `better-sqlite3` when that package is installed). */
+  /** The driver: `better-sqlite3` (default) or `node:sqlite` (built into Node, no native addon). */
   driver?: SqliteDriver | undefined;
 }
 

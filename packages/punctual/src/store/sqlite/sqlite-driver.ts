@@ -1,16 +1,17 @@
 // The SQLite drivers a store can open a connection with, behind one small synchronous interface: prepare a
-// statement (optionally returning each row's first column), run SQL text, close. Node's own `node:sqlite`
-// is the default; better-sqlite3 remains selectable when it is installed. Each driver's module is loaded only
-// when it is chosen, so neither is a cost to a process that uses the other. This module owns the differences
-// between the two drivers; it must never hold SQL of the store's own.
+// statement (optionally returning each row's first column), run SQL text, close. better-sqlite3 13 (Node-API,
+// prebuilt) is the default, chosen by measurement (docs/stores.md); Node's own `node:sqlite` is selectable and
+// needs no native addon. Each driver's module is loaded only when it is chosen, so neither is a cost to a
+// process that uses the other. This module owns the differences between the two drivers; it must never hold
+// SQL of the store's own.
 
 import { createRequire } from 'node:module';
 import { PunctualError } from '../../errors.js';
 
 /** The SQLite drivers, in order of preference. */
-export const SQLITE_DRIVERS = ['node:sqlite', 'better-sqlite3'] as const;
+export const SQLITE_DRIVERS = ['better-sqlite3', 'node:sqlite'] as const;
 export type SqliteDriver = (typeof SQLITE_DRIVERS)[number];
-export const DEFAULT_SQLITE_DRIVER: SqliteDriver = 'node:sqlite';
+export const DEFAULT_SQLITE_DRIVER: SqliteDriver = 'better-sqlite3';
 
 /** Parameters as the store passes them: positional values, or one object for `@name` placeholders. */
 export type Params = unknown[];
@@ -39,7 +40,7 @@ export function openConnection(driver: SqliteDriver, path: string): Connection {
   });
 }
 
-// ---- node:sqlite (Node 22.13+ without a flag) ----
+// ---- node:sqlite (without a flag from Node 22.13; unknown named parameters ignored from 22.15) ----
 
 interface NodeStatement {
   run(...p: unknown[]): { changes: number };
@@ -92,7 +93,7 @@ function firstColumn(row: Record<string, unknown> | undefined): unknown {
   return undefined;
 }
 
-// ---- better-sqlite3 (native addon, optional) ----
+// ---- better-sqlite3 (a Node-API addon, prebuilt in its package) ----
 
 interface BetterStatement extends Statement {
   pluck(on?: boolean): unknown;

@@ -1,7 +1,8 @@
-// The embedded store: Store, TenantStore and KvStore on one SQLite file (or ':memory:') through
-// the driver it is given (node:sqlite by default, see sqlite-driver.ts). One connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction,
-// so the store is safe for one process (capabilities.multiInstance is false). Methods are async to honour the
-// contract but work synchronously inside. It must never read a clock: every instant is a parameter.
+// The embedded store: Store, TenantStore and KvStore on one SQLite file (or ':memory:') through the driver it
+// is given (better-sqlite3 by default, or node:sqlite; see sqlite-driver.ts). One connection owns every write;
+// each mutating method is one BEGIN IMMEDIATE transaction, so the store is safe for one process
+// (capabilities.multiInstance is false). Methods are async to honour the contract but work synchronously
+// inside. It must never read a clock: every instant is a parameter.
 
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
