@@ -11,6 +11,8 @@ const QUEUE = 'bench';
 const RECURRING_QUEUE = 'bench-recurring';
 /** A worker sleeps the polling interval after a short fetch, so throughput needs batches. */
 const BATCH = 10;
+/** schedule() calls in flight while loading recurring schedules (the pool holds concurrency + 2). */
+const IN_FLIGHT = 8;
 
 export class PgBossPeer implements Peer {
   readonly name = 'pg-boss';
@@ -45,7 +47,7 @@ export class PgBossPeer implements Peer {
       batchSize: BATCH,
       burstWhenBatchFull: true,
       workers: `one work() per queue, localConcurrency ${ctx.concurrency}`,
-      recurring: 'schedule() with a key per schedule, all on one queue',
+      recurring: `schedule() with a key per schedule, all on one queue, ${IN_FLIGHT} calls in flight`,
     };
   }
 
@@ -65,9 +67,14 @@ export class PgBossPeer implements Peer {
   }
 
   async scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void> {
-    for (let i = 0; i < n; i++) {
-      const key = `rec-${i}`;
-      await this.boss.schedule(RECURRING_QUEUE, cronFor(i), { id: key }, { key });
+    // One schedule() per call; IN_FLIGHT at a time (each is a few statements on the pool).
+    for (let i = 0; i < n; i += IN_FLIGHT) {
+      const batch = [];
+      for (let j = i; j < Math.min(n, i + IN_FLIGHT); j++) {
+        const key = `rec-${j}`;
+        batch.push(this.boss.schedule(RECURRING_QUEUE, cronFor(j), { id: key }, { key }));
+      }
+      await Promise.all(batch);
     }
     this.recurring = n;
   }
