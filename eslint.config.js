@@ -36,4 +36,13 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The install-time Node check: CommonJS that must run on any old Node, before dependencies exist.
+    files: ['scripts/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-var': 'off' },
+  },
 );

@@ -134,7 +134,7 @@ async function measure(label: string, from: number, to: number): Promise<Record<
 }
 
 const rows: Record<string, string | number>[] = [];
-let noisyStats = '';
+let noisyStats: string;
 try {
   for (let i = 0; i < QUIET_SCHEDULES; i++) {
     await quiet.put({ key: `hook-${i}`, spec: '@every 1s', target: { webhook: { url: hook } } });

@@ -39,6 +39,8 @@ export interface Peer {
 
 export const PEER_NAMES = [
   'punctual-sqlite',
+  'punctual-sqlite-node',
+  'punctual-sqlite-better',
   'punctual-postgres',
   'raw-sql',
   'pg-boss',
@@ -52,6 +54,10 @@ export async function makePeer(name: PeerName): Promise<Peer> {
   switch (name) {
     case 'punctual-sqlite':
       return new (await import('./punctual-peer.js')).PunctualPeer('sqlite');
+    case 'punctual-sqlite-node':
+      return new (await import('./punctual-peer.js')).PunctualPeer('sqlite', 'node:sqlite');
+    case 'punctual-sqlite-better':
+      return new (await import('./punctual-peer.js')).PunctualPeer('sqlite', 'better-sqlite3');
     case 'punctual-postgres':
       return new (await import('./punctual-peer.js')).PunctualPeer('postgres');
     case 'raw-sql':

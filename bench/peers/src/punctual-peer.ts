@@ -1,4 +1,5 @@
-// Punctual itself as a compared peer, on SQLite (a fresh file) or PostgreSQL (a fresh schema).
+// Punctual itself as a compared peer, on SQLite (a fresh file; the default driver, or the one named) or
+// PostgreSQL (a fresh schema).
 // One-off runs are `@at` schedules put through the public API; the drain and workload-5 backlogs are written
 // with store.insertRuns, as bench/workloads.ts does, because those workloads measure the worker side.
 
@@ -7,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createScheduler,
+  DEFAULT_SQLITE_DRIVER,
   sqliteStore,
+  type SqliteDriver,
   type Scheduler,
   type Json,
 } from '../../../packages/punctual/src/index.js';
@@ -26,8 +29,12 @@ export class PunctualPeer implements Peer {
   private ctx!: PeerContext;
   private onRun: OnRun = () => {};
 
-  constructor(readonly kind: 'sqlite' | 'postgres') {
-    this.name = `punctual-${kind}`;
+  constructor(
+    readonly kind: 'sqlite' | 'postgres',
+    readonly driver?: SqliteDriver,
+  ) {
+    const suffix = driver === undefined ? '' : driver === 'node:sqlite' ? '-node' : '-better';
+    this.name = `punctual-${kind}${suffix}`;
     this.server = kind;
   }
 
@@ -36,7 +43,7 @@ export class PunctualPeer implements Peer {
     let store;
     if (this.kind === 'sqlite') {
       this.dir = mkdtempSync(join(tmpdir(), 'punctual-peers-'));
-      store = sqliteStore({ path: join(this.dir, 'bench.db') });
+      store = sqliteStore({ path: join(this.dir, 'bench.db'), driver: this.driver });
     } else {
       await dropSchema(ctx.pgUrl, SCHEMA);
       const { postgresStore } =
@@ -52,7 +59,9 @@ export class PunctualPeer implements Peer {
     await this.s.migrate();
     this.settings = {
       store:
-        this.kind === 'sqlite' ? 'better-sqlite3 file in os.tmpdir() (WAL)' : `PostgreSQL schema ${SCHEMA}`,
+        this.kind === 'sqlite'
+          ? `${this.driver ?? DEFAULT_SQLITE_DRIVER} file in os.tmpdir() (WAL)`
+          : `PostgreSQL schema ${SCHEMA}`,
       concurrency: ctx.concurrency,
       notFiredGraceMs: options.notFiredGraceMs,
       lookaheadMs: 'default (10 s)',

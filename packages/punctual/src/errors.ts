@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   STORAGE_CORRUPT:
     'the database reported damaged pages or a file that is not a database (SQLITE_CORRUPT, SQLITE_NOTADB, XX001)',
   STORAGE_FULL: 'the disk holding the database is full (SQLITE_FULL, PostgreSQL 53100 disk_full)',
+  STORE_DRIVER_UNAVAILABLE:
+    'the SQLite driver asked for is unknown or cannot be loaded here (not installed, or this Node has no node:sqlite)',
   // Run errors (recorded on attempts and runs)
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',

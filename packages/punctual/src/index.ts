@@ -30,6 +30,7 @@ export { parseDuration } from './domain/spec/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
+export { SQLITE_DRIVERS, DEFAULT_SQLITE_DRIVER, type SqliteDriver } from './store/sqlite/sqlite-driver.js';
 export type { Tenant, TenantQuotas, TenantState, ApiKey, TenantStore } from './store/tenant-store.js';
 export {
   webhookTarget,
@@ -40,7 +41,7 @@ export {
   type WebhookBody,
 } from './targets/webhook/webhook-target.js';
 export { generateWebhookSecret, signWebhook, verifyWebhook } from './targets/webhook/webhook-signature.js';
-export { AddressGuard, parseCidrList, isForbiddenAddress } from './targets/address-guard.js';
+export { AddressGuard, parseCidrList, isForbiddenAddress, type Cidr } from './targets/address-guard.js';
 export {
   BrokerConnections,
   parseBrokerConnections,

@@ -65,7 +65,7 @@ export class Loop {
 
   async #run(): Promise<void> {
     this.#running = true;
-    let next: number | null = null;
+    let next: number | null;
     try {
       do {
         this.#again = false;

@@ -12,6 +12,11 @@ import { CLAIM_CANDIDATES, PRIORITY_LEVELS } from '../../src/store/sqlite/sqlite
 import { STATS_DUE, STATS_RUNNING, STATS_SCHEDULES } from '../../src/store/sqlite/sqlite-queries.js';
 import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-tenants.js';
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import {
+  DEFAULT_SQLITE_DRIVER,
+  SQLITE_DRIVERS,
+  type SqliteDriver,
+} from '../../src/store/sqlite/sqlite-driver.js';
 import { draft, runInsert, T0, TENANT } from '../support/fixtures.js';
 import { describeStoreConformance } from './conformance.js';
 import { notMigratedTests } from './not-migrated.js';
@@ -36,6 +41,14 @@ describeStoreConformance('sqlite file', async () => {
   return { store, cleanup: () => store.close() };
 });
 
+// The same contract on the driver that is not the default.
+for (const driver of SQLITE_DRIVERS.filter((d) => d !== DEFAULT_SQLITE_DRIVER)) {
+  describeStoreConformance(`sqlite file (${driver})`, async () => {
+    const store = sqliteStore({ path: tempFile(), driver });
+    return { store, cleanup: () => store.close() };
+  });
+}
+
 const QUOTAS = { maxSchedules: 10, maxRunsPerMinute: null, requestsPerSecond: 5 };
 
 describe('sqlite store before migrate()', () => {
@@ -56,6 +69,20 @@ describe('sqlite store', () => {
     await store.migrate();
     return store;
   }
+
+  it('opens with the driver asked for, and refuses one it does not know', async () => {
+    for (const driver of SQLITE_DRIVERS) {
+      const store = sqliteStore({ path: ':memory:', driver });
+      expect(store.diagnostics().driver).toBe(driver);
+      await store.close();
+    }
+    const byDefault = sqliteStore({ path: ':memory:' });
+    expect(byDefault.diagnostics().driver).toBe(DEFAULT_SQLITE_DRIVER);
+    await byDefault.close();
+    expect(() => sqliteStore({ path: ':memory:', driver: 'sqlite3' as SqliteDriver })).toThrow(
+      expect.objectContaining({ code: 'STORE_DRIVER_UNAVAILABLE' }),
+    );
+  });
 
   it('migrates idempotently and records the version', async () => {
     const path = tempFile();

@@ -75,12 +75,19 @@ describe('isForbiddenAddress', () => {
 });
 
 describe('parseIp', () => {
-  it('expands IPv6 forms to the same bytes', () => {
-    const a = parseIp('::ffff:127.0.0.1')!.bytes;
-    const b = parseIp('0:0:0:0:0:ffff:7f00:0001')!.bytes;
-    expect([...a]).toEqual([...b]);
-    expect([...parseIp('[2001:db8::1]')!.bytes.slice(0, 4)]).toEqual([0x20, 0x01, 0x0d, 0xb8]);
+  it('strips brackets and zone ids, and refuses what is not an address', () => {
+    expect(parseIp('[2001:db8::1]')).toEqual({ family: 6, address: '2001:db8::1' });
+    expect(parseIp('fe80::1%eth0')).toEqual({ family: 6, address: 'fe80::1' });
+    expect(parseIp(' 10.0.0.1 ')).toEqual({ family: 4, address: '10.0.0.1' });
     expect(parseIp('1.2.3')).toBeUndefined();
+  });
+
+  it('judges every spelling of one IPv6 address alike', () => {
+    const guard = new AddressGuard(parseCidrList('::ffff:127.0.0.1/128'));
+    for (const ip of ['::ffff:127.0.0.1', '0:0:0:0:0:ffff:7f00:0001', '::ffff:7f00:1', '127.0.0.1']) {
+      expect(guard.allows(ip), ip).toBe(true);
+    }
+    expect(guard.allows('::ffff:127.0.0.2')).toBe(false);
   });
 });
 

@@ -65,6 +65,8 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   // Storage faults keep their own code (toErrorReply); a full disk also says when to retry.
   STORAGE_CORRUPT: 503,
   STORAGE_FULL: 503,
+  // Raised only while opening the store, before the service listens.
+  STORE_DRIVER_UNAVAILABLE: 500,
   // Run errors are recorded on runs, never thrown at an API caller; if one escapes it is the service's fault.
   ATTEMPT_TIMEOUT: 500,
   ATTEMPT_FAILED: 500,

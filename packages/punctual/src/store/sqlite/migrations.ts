@@ -3,7 +3,7 @@
 // processes opening one file never apply a step twice. It must never rewrite an applied step, and it refuses
 // a database migrated by a newer Punctual (SCHEMA_TOO_NEW) instead of guessing.
 
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-database.js';
 import { PunctualError } from '../../errors.js';
 import * as m0001 from './migrations/0001-init.js';
 import * as m0002 from './migrations/0002-tenancy.js';
@@ -30,18 +30,18 @@ export const MIGRATIONS: readonly Migration[] = [
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /** Highest applied version, or 0 for a fresh database. */
-export function schemaVersion(db: Database.Database): number {
+export function schemaVersion(db: SqliteDatabase): number {
   const exists = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'punctual_migrations'")
+    .pluck("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'punctual_migrations'")
     .get();
   if (exists === undefined) return 0;
-  const row = db.prepare('SELECT MAX(version) AS v FROM punctual_migrations').get() as { v: number | null };
-  return row.v ?? 0;
+  const v = db.pluck('SELECT MAX(version) FROM punctual_migrations').get() as number | null;
+  return v ?? 0;
 }
 
 /** Applies the pending migrations in one immediate transaction; returns the versions applied. */
-export function migrate(db: Database.Database): number[] {
-  const apply = db.transaction((): number[] => {
+export function migrate(db: SqliteDatabase): number[] {
+  return db.write((): number[] => {
     db.exec(`CREATE TABLE IF NOT EXISTS punctual_migrations (
       version INTEGER PRIMARY KEY,
       name    TEXT NOT NULL
@@ -54,7 +54,7 @@ export function migrate(db: Database.Database): number[] {
         { databaseVersion: current, codeVersion: LATEST_VERSION },
       );
     }
-    const record = db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)');
+    const record = db.stmt('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)');
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
@@ -64,5 +64,4 @@ export function migrate(db: Database.Database): number[] {
     }
     return applied;
   });
-  return apply.immediate();
 }

@@ -1,9 +1,18 @@
-// The one SQLite connection a store owns: opening it with the durability pragmas, caching prepared
-// statements by their text, and running writes as BEGIN IMMEDIATE transactions. Every statement it prepares
-// binds its values as parameters; it must never splice a value into SQL text.
+// The one SQLite connection a store owns: opening it with the durability pragmas through the chosen driver,
+// caching prepared statements by their text, and running writes as BEGIN IMMEDIATE transactions (a write
+// inside a write is a savepoint). Every statement it prepares binds its values as parameters; it must never
+// splice a value into SQL text.
 
-import Database from 'better-sqlite3';
 import { PunctualError } from '../../errors.js';
+import {
+  DEFAULT_SQLITE_DRIVER,
+  openConnection,
+  type Connection,
+  type SqliteDriver,
+  type Statement,
+} from './sqlite-driver.js';
+
+export type { Statement } from './sqlite-driver.js';
 
 export type Synchronous = 'FULL' | 'NORMAL';
 
@@ -14,9 +23,9 @@ export interface SqliteOptions {
   synchronous?: Synchronous | undefined;
   /** How long a writer waits for another process's lock before failing (default 5000 ms). */
   busyTimeoutMs?: number | undefined;
+  /** The driver: `better-sqlite3` (default) or `node:sqlite` (built into Node, no native addon). */
+  driver?: SqliteDriver | undefined;
 }
-
-export type Statement = Database.Statement<unknown[], unknown>;
 
 /**
  * A statement on a table that does not exist means the database was never migrated (put() before start()):
@@ -35,18 +44,22 @@ function notMigratedOr(e: unknown): unknown {
 }
 
 export class SqliteDatabase {
-  readonly db: Database.Database;
+  readonly connection: Connection;
   private readonly statements = new Map<string, Statement>();
-  private readonly transaction: Database.Transaction<(fn: () => unknown) => unknown>;
+  /** How many write() calls are open: 0 outside a transaction, 1 in it, more in savepoints. */
+  private depth = 0;
 
   constructor(opts: SqliteOptions) {
-    this.db = new Database(opts.path);
+    this.connection = openConnection(opts.driver ?? DEFAULT_SQLITE_DRIVER, opts.path);
     // WAL lets readers run beside the writer; FULL syncs the WAL on every commit (kill -9 and power safe).
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${opts.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
-    this.db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
-    this.db.pragma('foreign_keys = ON');
-    this.transaction = this.db.transaction((fn: () => unknown) => fn());
+    this.connection.exec('PRAGMA journal_mode = WAL');
+    this.connection.exec(`PRAGMA synchronous = ${opts.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+    this.connection.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
+    this.connection.exec('PRAGMA foreign_keys = ON');
+  }
+
+  get driver(): SqliteDriver {
+    return this.connection.driver;
   }
 
   /** A prepared statement for this text, prepared once per connection. */
@@ -65,20 +78,58 @@ export class SqliteDatabase {
     if (s === undefined) {
       this.open();
       try {
-        s = this.db.prepare(sql);
+        s = this.connection.prepare(sql, pluck);
       } catch (e) {
         throw notMigratedOr(e);
       }
-      if (pluck) s.pluck();
       this.statements.set(key, s);
     }
     return s;
   }
 
-  /** Runs `fn` in one BEGIN IMMEDIATE transaction: the write lock is taken first, so it never upgrades. */
+  /** Runs SQL text with no parameters (schema changes). */
+  exec(sql: string): void {
+    this.open();
+    this.connection.exec(sql);
+  }
+
+  /**
+   * Runs `fn` in one BEGIN IMMEDIATE transaction: the write lock is taken first, so it never upgrades. Called
+   * inside another write, it runs in a savepoint that a throw rolls back alone.
+   */
   write<T>(fn: () => T): T {
     this.open();
-    return this.transaction.immediate(fn) as T;
+    const savepoint = this.depth > 0 ? `punctual_${this.depth}` : null;
+    this.stmt(savepoint === null ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`).run();
+    this.depth++;
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      this.depth--;
+      this.rollback(savepoint);
+      throw error;
+    }
+    this.depth--;
+    try {
+      this.stmt(savepoint === null ? 'COMMIT' : `RELEASE ${savepoint}`).run();
+    } catch (error) {
+      this.rollback(savepoint);
+      throw error;
+    }
+    return result;
+  }
+
+  private rollback(savepoint: string | null): void {
+    try {
+      if (savepoint === null) this.stmt('ROLLBACK').run();
+      else {
+        this.stmt(`ROLLBACK TO ${savepoint}`).run();
+        this.stmt(`RELEASE ${savepoint}`).run();
+      }
+    } catch {
+      // SQLite already ended the transaction (an I/O or full-disk error rolls it back itself).
+    }
   }
 
   /** Runs a read outside any explicit transaction. */
@@ -87,17 +138,18 @@ export class SqliteDatabase {
     return fn();
   }
 
+  /** The value of a pragma (its first column). */
   pragma(name: string): unknown {
     this.open();
-    return this.db.pragma(name, { simple: true });
+    return this.connection.prepare(`PRAGMA ${name}`, true).get();
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.connection.open) this.connection.close();
     this.statements.clear();
   }
 
   private open(): void {
-    if (!this.db.open) throw new PunctualError('STORE_CLOSED', 'the SQLite store was closed');
+    if (!this.connection.open) throw new PunctualError('STORE_CLOSED', 'the SQLite store was closed');
   }
 }

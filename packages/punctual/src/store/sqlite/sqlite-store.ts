@@ -1,7 +1,8 @@
-// The embedded store: Store, TenantStore and KvStore on one SQLite file (or ':memory:') through
-// better-sqlite3. One connection owns every write; each mutating method is one BEGIN IMMEDIATE transaction,
-// so the store is safe for one process (capabilities.multiInstance is false). Methods are async to honour the
-// contract but work synchronously inside. It must never read a clock: every instant is a parameter.
+// The embedded store: Store, TenantStore and KvStore on one SQLite file (or ':memory:') through the driver it
+// is given (better-sqlite3 by default, or node:sqlite; see sqlite-driver.ts). One connection owns every write;
+// each mutating method is one BEGIN IMMEDIATE transaction, so the store is safe for one process
+// (capabilities.multiInstance is false). Methods are async to honour the contract but work synchronously
+// inside. It must never read a clock: every instant is a parameter.
 
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
@@ -33,6 +34,7 @@ import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
 import {
   getRun,
@@ -61,15 +63,17 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   /** Connection facts for diagnostics (doctor, tests). */
   diagnostics(): {
+    driver: SqliteDriver;
     journalMode: string;
     synchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
     schemaVersion: number;
   } {
     const sync = ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const;
     return {
+      driver: this.sql.driver,
       journalMode: String(this.sql.pragma('journal_mode')),
       synchronous: sync[Number(this.sql.pragma('synchronous'))] ?? 'FULL',
-      schemaVersion: this.sql.read(() => schemaVersion(this.sql.db)),
+      schemaVersion: this.sql.read(() => schemaVersion(this.sql)),
     };
   }
 
@@ -92,11 +96,11 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   async migrate(): Promise<void> {
-    this.sql.read(() => migrate(this.sql.db));
+    this.sql.read(() => migrate(this.sql));
   }
 
   async schemaVersion(): Promise<SchemaVersion> {
-    return { applied: this.sql.read(() => schemaVersion(this.sql.db)), expected: LATEST_VERSION };
+    return { applied: this.sql.read(() => schemaVersion(this.sql)), expected: LATEST_VERSION };
   }
 
   async close(): Promise<void> {
@@ -362,6 +366,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 }
 
 /** Opens (creating if needed) a SQLite store. Call `migrate()` before using it. */
-export function sqliteStore(opts: { path: string; synchronous?: 'FULL' | 'NORMAL' }): SqliteStore {
+export function sqliteStore(opts: {
+  path: string;
+  synchronous?: 'FULL' | 'NORMAL';
+  driver?: SqliteDriver | undefined;
+}): SqliteStore {
   return new SqliteStore(opts);
 }

@@ -8,9 +8,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  AddressGuard,
   PostgresStore,
   SqliteStore,
   parseCidrList,
+  type Cidr,
   type SchemaVersion,
   type Store,
   type TenantStore,
@@ -50,15 +52,11 @@ const skipped = (name: string, why: string): Check => ({
 });
 
 /** True when an IPv4 block contains 169.254.169.254, the cloud metadata address. */
-function coversMetadata(c: { family: number; bytes: Uint8Array; prefix: number }): boolean {
-  if (c.family !== 4) return false;
-  const meta = [169, 254, 169, 254];
-  for (let bit = 0; bit < c.prefix; bit++) {
-    const i = bit >> 3;
-    const mask = 0x80 >> (bit & 7);
-    if (((c.bytes[i] ?? 0) & mask) !== ((meta[i] ?? 0) & mask)) return false;
-  }
-  return true;
+/** True when the block contains the cloud metadata address (169.254.169.254, also as IPv4-mapped IPv6). */
+function coversMetadata(c: Cidr): boolean {
+  // The metadata address is forbidden by default, so a guard with only this block allows it exactly when
+  // the block contains it.
+  return new AddressGuard([c]).allows('169.254.169.254');
 }
 
 function allowListCheck(config: Readonly<Config>): Check {

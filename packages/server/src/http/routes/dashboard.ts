@@ -109,7 +109,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: DashboardOptio
 
   const load = async (): Promise<{ index: Asset | null; assets: Map<string, Asset> }> => {
     const assets = new Map<string, Asset>();
-    let index: Asset | null = null;
+    let index: Asset | null;
     try {
       index = asset('index.html', await readFile(join(distDir, 'index.html')));
     } catch {
