@@ -86,7 +86,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     const max = Math.max(1, Math.trunc(opts.max ?? 10));
     const pragma = `${opts.quick === true ? 'quick_check' : 'integrity_check'}(${max})`;
     try {
-      const rows = this.sql.read(() => this.sql.db.pragma(pragma)) as Record<string, unknown>[];
+      const rows = this.sql.read(() => this.sql.stmt(`PRAGMA ${pragma}`).all()) as Record<string, unknown>[];
       const lines = rows.map((r) => String(Object.values(r)[0]));
       return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
     } catch (e) {
