@@ -23,11 +23,11 @@ export {
   type MisfirePolicy,
 } from './domain/policies.js';
 export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
-export { previewSpec } from './domain/spec/preview-spec.js';
+export { previewSpec } from './domain/timing/preview-spec.js';
 export { closestName, editDistance } from './domain/did-you-mean.js';
-export { compileSpec } from './domain/spec/compile-spec.js';
-export { parseDuration } from './domain/spec/duration.js';
-export type { CompiledSpec, SpecKind } from './domain/spec/compiled-spec.js';
+export { compileSpec } from './domain/timing/compile-spec.js';
+export { parseDuration } from './domain/timing/duration.js';
+export type { CompiledSpec, SpecKind } from './domain/timing/compiled-spec.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
 export { SQLITE_DRIVERS, DEFAULT_SQLITE_DRIVER, type SqliteDriver } from './store/sqlite/sqlite-driver.js';

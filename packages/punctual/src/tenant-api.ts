@@ -15,8 +15,8 @@ import {
   type ScheduleInput,
   type ScheduleState,
 } from './domain/schedule.js';
-import type { CompiledSpec } from './domain/spec/compiled-spec.js';
-import { compileSpec } from './domain/spec/compile-spec.js';
+import type { CompiledSpec } from './domain/timing/compiled-spec.js';
+import { compileSpec } from './domain/timing/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';

@@ -6,9 +6,9 @@ import { PunctualError } from '../errors.js';
 import type { Json } from './json.js';
 import { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES, jsonBytes, jsonProblem } from './json-limits.js';
 import { resolvePolicies, type Policies } from './policies.js';
-import type { CompiledSpec, SpecKind } from './spec/compiled-spec.js';
-import { compileSpec } from './spec/compile-spec.js';
-import { parseDuration } from './spec/duration.js';
+import type { CompiledSpec, SpecKind } from './timing/compiled-spec.js';
+import { compileSpec } from './timing/compile-spec.js';
+import { parseDuration } from './timing/duration.js';
 import { parseTarget, type Target } from './target.js';
 
 export type ScheduleState = 'active' | 'paused' | 'completed';

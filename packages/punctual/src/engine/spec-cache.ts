@@ -2,7 +2,7 @@
 // A bounded map: the oldest entries are dropped first.
 
 import type { Schedule } from '../domain/schedule.js';
-import type { CompiledSpec } from '../domain/spec/compiled-spec.js';
+import type { CompiledSpec } from '../domain/timing/compiled-spec.js';
 import { compileStored } from '../domain/schedule.js';
 
 export class SpecCache {

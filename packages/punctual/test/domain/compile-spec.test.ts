@@ -2,8 +2,8 @@
 // kind, `@at` / `@in` resolution and `@every` anchoring (restart-stable).
 import { describe, expect, it } from 'vitest';
 import { PunctualError } from '../../src/errors.js';
-import { compileSpec, specKindOf } from '../../src/domain/spec/compile-spec.js';
-import { previewSpec } from '../../src/domain/spec/preview-spec.js';
+import { compileSpec, specKindOf } from '../../src/domain/timing/compile-spec.js';
+import { previewSpec } from '../../src/domain/timing/preview-spec.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

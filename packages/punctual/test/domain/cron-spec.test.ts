@@ -2,8 +2,8 @@
 // day-of-week rule, the fixed-time vs wildcard classification, and errors that name the field.
 import { describe, expect, it } from 'vitest';
 import { PunctualError } from '../../src/errors.js';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
-import { classifyCron, cronerPattern, parseCronFields } from '../../src/domain/spec/cron-spec.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
+import { classifyCron, cronerPattern, parseCronFields } from '../../src/domain/timing/cron-spec.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,7 +1,7 @@
 // Descriptions: "<time>, <days>, <zone>" for cron, and the wording of the other kinds.
 import { describe, expect, it } from 'vitest';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
-import { describeCron } from '../../src/domain/spec/describe-cron.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
+import { describeCron } from '../../src/domain/timing/describe-cron.js';
 
 describe('describeCron', () => {
   it.each([

@@ -2,7 +2,7 @@
 // after the gap, in a repeated hour once (first pass); wildcard jobs fire every real hour (both passes,
 // none in the missing hour). RRULE follows RFC 5545: a local time inside a gap does not exist and is skipped.
 import { describe, expect, it } from 'vitest';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
 
 // 2026 transitions used here:
 //   America/New_York    03-08 02:00 EST -> 03:00 EDT (07:00Z)   11-01 02:00 EDT -> 01:00 EST (06:00Z)

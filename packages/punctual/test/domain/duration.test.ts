@@ -1,7 +1,7 @@
 // Durations: the Go-style and ISO-8601 forms, their limits, and the words used in descriptions.
 import { describe, expect, it } from 'vitest';
 import { isPunctualError } from '../../src/errors.js';
-import { formatDuration, parseDuration } from '../../src/domain/spec/duration.js';
+import { formatDuration, parseDuration } from '../../src/domain/timing/duration.js';
 
 const S = 1000;
 const M = 60 * S;

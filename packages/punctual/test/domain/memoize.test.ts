@@ -2,8 +2,8 @@
 // error is thrown again (not remembered), and the memo stays bounded.
 
 import { describe, expect, it } from 'vitest';
-import { compileCronSpec } from '../../src/domain/spec/cron-spec.js';
-import { memoize } from '../../src/domain/spec/memoize.js';
+import { compileCronSpec } from '../../src/domain/timing/cron-spec.js';
+import { memoize } from '../../src/domain/timing/memoize.js';
 
 describe('memoize', () => {
   it('shares one compiled cron spec per expression and zone', () => {

@@ -2,8 +2,8 @@
 // row), and a rule with nothing within the search horizon says so, naming the horizon (19.14 / 18.20).
 import { describe, expect, it } from 'vitest';
 import { PunctualError } from '../../src/errors.js';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
-import { previewSpec } from '../../src/domain/spec/preview-spec.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
+import { previewSpec } from '../../src/domain/timing/preview-spec.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString();

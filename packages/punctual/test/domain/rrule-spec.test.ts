@@ -2,8 +2,8 @@
 // never-firing rules and bounded searches.
 import { describe, expect, it } from 'vitest';
 import { PunctualError } from '../../src/errors.js';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
-import { compileRruleSpec } from '../../src/domain/spec/rrule-spec.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
+import { compileRruleSpec } from '../../src/domain/timing/rrule-spec.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -4,8 +4,8 @@
 // Node 20 does not; Intl reads "BST" as Bangladesh), so these cases hold on every Node.
 
 import { describe, expect, it } from 'vitest';
-import { compileSpec } from '../../src/domain/spec/compile-spec.js';
-import { resolveTimeZone } from '../../src/domain/spec/time-zone.js';
+import { compileSpec } from '../../src/domain/timing/compile-spec.js';
+import { resolveTimeZone } from '../../src/domain/timing/time-zone.js';
 import { PunctualError } from '../../src/errors.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');

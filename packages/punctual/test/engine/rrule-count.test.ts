@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { previewSpec } from '../../src/domain/spec/preview-spec.js';
+import { previewSpec } from '../../src/domain/timing/preview-spec.js';
 import { harness, iso, type Harness } from '../support/harness.js';
 
 let h: Harness | undefined;

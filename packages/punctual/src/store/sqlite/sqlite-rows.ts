@@ -7,7 +7,7 @@ import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
 import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleState } from '../../domain/schedule.js';
-import type { SpecKind } from '../../domain/spec/compiled-spec.js';
+import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 

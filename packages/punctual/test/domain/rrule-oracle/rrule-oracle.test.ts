@@ -4,8 +4,8 @@
 // data the rows were generated from, on every transition used.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { offsetAt } from '../../../src/domain/spec/at-spec.js';
-import { compileSpec } from '../../../src/domain/spec/compile-spec.js';
+import { offsetAt } from '../../../src/domain/timing/at-spec.js';
+import { compileSpec } from '../../../src/domain/timing/compile-spec.js';
 
 interface Oracle {
   dateutil: string;
