@@ -28,6 +28,7 @@ import {
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
+import { drainRequest } from './drain-request.js';
 import { errorBody, toErrorReply } from './errors.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -157,9 +158,11 @@ export function buildApp(opts: AppOptions) {
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('api', null as never);
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const r = toErrorReply(error);
     if (r.internal) request.log.error({ err: error }, 'request failed');
+    // A body refused while the client still sends it: read the rest (bounded) so the client reads the 413.
+    if (r.status === 413 && !(await drainRequest(request.raw))) void reply.header('connection', 'close');
     return reply.code(r.status).headers(r.headers).send(r.body);
   });
   app.setNotFoundHandler((request, reply) =>
