@@ -203,12 +203,22 @@ export const putScheduleBody = z
   .strict()
   .meta({ id: 'PutSchedule' });
 
+/**
+ * What `If-Match` accepts: a schedule version (1 or more, at most 15 digits), bare, quoted or weak (`3`, `"3"`,
+ * `W/"3"`). The handler reads the version with the same expression, so the document publishes exactly it.
+ */
+export const IF_MATCH_PATTERN = /^\s*(?:W\/)?"?0*([1-9][0-9]{0,14})"?\s*$/;
+
 export const putScheduleHeaders = z.looseObject({
   'if-match': z
     .string()
     .max(64)
+    .regex(IF_MATCH_PATTERN, { message: 'must be a schedule version such as 3 or "3"' })
     .optional()
-    .meta({ description: 'the version the update expects (409 VERSION_CONFLICT when stale)' }),
+    .meta({
+      description: 'the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale)',
+      example: '"3"',
+    }),
 });
 
 export const schedule = z

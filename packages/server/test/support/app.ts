@@ -43,7 +43,7 @@ export async function testApp(
   opts: {
     start?: boolean;
     quotas?: Partial<Record<TenantName, Partial<TenantQuotas>>>;
-    config?: Partial<Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs'>>;
+    config?: Partial<Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'>>;
     metrics?: boolean;
     /** The app's logger. Default: a silent one. */
     logger?: Logger;

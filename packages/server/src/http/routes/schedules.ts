@@ -23,23 +23,19 @@ export interface ScheduleRouteDeps {
   clock: Pick<Clock, 'now'>;
 }
 
-/** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined. */
+/** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined (schemas.ts refuses anything else first). */
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
-  const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
-  const version = m ? Number(m[1]) : NaN;
-  if (!Number.isSafeInteger(version) || version < 1) {
+  const digits = s.IF_MATCH_PATTERN.exec(header)?.[1];
+  if (digits === undefined) {
     throw new HttpError(
       400,
       'VALIDATION_FAILED',
       'headers.if-match: must be a schedule version such as 3 or "3"',
-      {
-        in: 'headers',
-        field: 'if-match',
-      },
+      { in: 'headers', field: 'if-match' },
     );
   }
-  return version;
+  return Number(digits);
 }
 
 const notFound = (key: string): PunctualError =>
