@@ -147,6 +147,7 @@ export function buildApp(opts: AppOptions) {
       info: {
         title: 'Punctual API',
         version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Schedules, runs and previews of the Punctual durable scheduler. Every /v1 route needs ' +
           '`Authorization: Bearer pk_...`; errors are always `{ "error": { "code", "message", "details" } }`.',

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { localUrl } from '../config.js';
 
 interface Operation {
+  operationId?: string;
   security?: unknown[];
   parameters?: { in: string }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
@@ -61,10 +62,26 @@ export function errorStatusesOf(
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-/** Adds every derived error status (with the error body) and a description to every response. */
-function completeResponses(d: Doc): void {
-  for (const ops of Object.values(d.paths ?? {})) {
+/**
+ * A stable operation id from the method and path (`PUT /v1/schedules/{key}` → `putSchedulesByKey`), for
+ * generated clients' method names: the API version prefix is left out, parameters read `By<Name>`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((w) => w !== '' && w !== 'v1')
+    .flatMap((w) => (w.startsWith('{') ? ['by', w.slice(1, -1)] : w.split(/[-_.]/)));
+  return method + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * Adds an operation id, every derived error status (with the error body) and a description to every
+ * response of every operation.
+ */
+function completeOperations(d: Doc): void {
+  for (const [path, ops] of Object.entries(d.paths ?? {})) {
     for (const [method, op] of Object.entries(ops)) {
+      op.operationId ??= operationIdOf(method, path);
       op.responses ??= {};
       for (const status of errorStatusesOf(method, op, d.security)) {
         op.responses[status] ??= { content: { 'application/json': { schema: ERROR_REF } } };
@@ -98,7 +115,7 @@ export function finishDocument<T>(doc: T): T {
       media.schema = { ...rest, ...(anyOf?.find((x) => x.type !== 'null') ?? {}) };
     }
   }
-  completeResponses(d);
+  completeOperations(d);
   const schemas = d.components?.schemas;
   if (schemas) {
     const used = new Set<string>();
