@@ -8,6 +8,7 @@ import { TestClock } from '../../../punctual/test/support/test-clock.js';
 import { TcpProxy } from '../../../punctual/test/support/tcp-proxy.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { issueApiKey } from '../../src/tenancy/api-keys.js';
+import { ContractRecorder } from '../support/contract.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 
@@ -18,6 +19,7 @@ describe.skipIf(PG_URL === '')('the database does not answer', () => {
   let scheduler: Scheduler;
   let app: App;
   let key: string;
+  const contract = new ContractRecorder();
 
   beforeAll(async () => {
     const through = await TcpProxy.forUrl(PG_URL);
@@ -40,10 +42,14 @@ describe.skipIf(PG_URL === '')('the database does not answer', () => {
       clock,
       config: { bodyLimit: 1024 * 1024, defaultRateLimit: 10_000, webhookSecretGraceMs: 0, publicUrl: null },
     });
+    contract.install(app);
     await app.ready();
   });
 
   afterAll(async () => {
+    // The 503 answers match the document too (support/contract.ts).
+    const served = await app.inject({ method: 'GET', url: '/openapi.json' });
+    const broken = contract.violations(JSON.parse(served.body));
     await app?.close();
     await scheduler?.close();
     await proxy?.close();
@@ -52,6 +58,7 @@ describe.skipIf(PG_URL === '')('the database does not answer', () => {
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
+    expect(broken).toEqual([]);
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
