@@ -437,7 +437,11 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-/** Response entries for the error statuses a route can answer with. */
+/**
+ * Response entries for the error statuses a route's own logic adds (404, 409). The statuses every route of
+ * its shape can answer with (400, 401, 413, 414, 415, 429, 500, 503) are derived for the document
+ * (openapi-document.ts), never listed per route.
+ */
 export function errors(...statuses: number[]): Record<number, typeof errorBody> {
-  return Object.fromEntries([...statuses, 401, 429, 500].map((s) => [s, errorBody]));
+  return Object.fromEntries(statuses.map((s) => [s, errorBody]));
 }

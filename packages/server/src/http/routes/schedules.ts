@@ -72,7 +72,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         params: s.scheduleParams,
         headers: s.putScheduleHeaders,
         body: s.putScheduleBody,
-        response: { 200: s.schedule, 201: s.schedule, ...s.errors(400, 409, 413, 415) },
+        response: { 200: s.schedule, 201: s.schedule, ...s.errors(409) },
       },
     },
     async (request, reply) => {
@@ -99,7 +99,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'List schedules',
         description: 'Filter by state, target kind and key prefix; pages by cursor, ordered by key.',
         querystring: s.listSchedulesQuery,
-        response: { 200: s.page(s.schedule), ...s.errors(400) },
+        response: { 200: s.page(s.schedule), ...s.errors() },
       },
     },
     async (request) => {
@@ -122,7 +122,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         tags,
         summary: 'Get a schedule',
         params: s.scheduleParams,
-        response: { 200: s.schedule, ...s.errors(400, 404) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -139,7 +139,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'Delete a schedule',
         description: 'Its pending runs are cancelled; its run history is kept (GET /v1/runs?scheduleKey=).',
         params: s.scheduleParams,
-        response: { 204: z.undefined(), ...s.errors(400, 404) },
+        response: { 204: z.undefined(), ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -158,7 +158,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.',
         params: s.scheduleParams,
         body: s.pauseBody,
-        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request) => {
@@ -176,7 +176,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'Resume a paused schedule from now on',
         params: s.scheduleParams,
         body: s.emptyBody,
-        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request) => viewOf(request.api, await request.api.resume(request.params.key)),
@@ -193,7 +193,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'the maxRunsPerMinute quota.',
         params: s.scheduleParams,
         body: s.triggerBody,
-        response: { 201: s.run, ...s.errors(400, 404, 413, 415) },
+        response: { 201: s.run, ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -220,7 +220,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           "at most the schedule's maxCatchup runs. Counts against the maxRunsPerMinute quota.",
         params: s.scheduleParams,
         body: s.backfillBody,
-        response: { 200: z.object({ runs: z.array(s.run) }), ...s.errors(400, 404, 413, 415) },
+        response: { 200: z.object({ runs: z.array(s.run) }), ...s.errors(404) },
       },
     },
     async (request) => {
@@ -249,7 +249,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'Newest first; 404 when the schedule does not exist (use GET /v1/runs?scheduleKey= for deleted ones).',
         params: s.scheduleParams,
         querystring: s.scheduleRunsQuery,
-        response: { 200: s.page(s.run), ...s.errors(400, 404) },
+        response: { 200: s.page(s.run), ...s.errors(404) },
       },
     },
     async (request) => {
