@@ -113,16 +113,21 @@ export function buildApp(opts: AppOptions) {
   app.decorateRequest('tenant', null as never);
   app.decorateRequest('api', null as never);
 
-  app.setErrorHandler(async (error, request, reply) => {
+  app.setErrorHandler((error, request, reply) => {
     const r = toErrorReply(error);
     if (r.internal) request.log.error({ err: error }, 'request failed');
-    // A body refused while the client still sends it: read the rest (bounded) so the client reads the 413.
-    if (r.status === 413 && !(await drainRequest(request.raw))) void reply.header('connection', 'close');
     return reply.code(r.status).headers(r.headers).send(r.body);
   });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${pathOf(request.url)}`)),
   );
+
+  // A body answered without being read (refused as too large, or before parsing: 401, 404, 415, ...) while
+  // the client still sends it: read and discard the rest, bounded, so the client reads the answer.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!(await drainRequest(request.raw))) void reply.header('connection', 'close');
+    return payload;
+  });
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

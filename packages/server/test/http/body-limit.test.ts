@@ -51,6 +51,24 @@ describe('a body over the limit', () => {
     expect(new Set(codes)).toEqual(new Set(['BODY_TOO_LARGE']));
     expect(await t.snapshot()).toBe(before);
   });
+
+  it('reaches fetch when the body is refused before it is read (no API key: 401)', async () => {
+    const statuses: (number | string)[] = [];
+    for (let i = 0; i < 4; i++) {
+      try {
+        const res = await fetch(`${base}/v1/schedules/big`, {
+          method: 'PUT',
+          body: EIGHT_MB,
+          headers: { 'content-type': 'application/json' },
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      } catch (e) {
+        statuses.push(String((e as { cause?: { code?: string } }).cause?.code ?? e));
+      }
+    }
+    expect(statuses).toEqual(Array(4).fill(401));
+  });
 });
 
 describe('drainRequest', () => {
