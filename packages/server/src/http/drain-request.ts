@@ -1,7 +1,8 @@
 // Reading and discarding the rest of a request body the service answers without reading (413
-// BODY_TOO_LARGE, or a refusal before parsing: 401, 404, 415) before it answers, as mature servers' lingering close does: a client still sending its body (Node's fetch, curl)
-// would otherwise see its write fail (EPIPE, ECONNRESET) instead of reading the answer. Bounded in bytes and
-// time, so a client cannot make the service read forever; it never keeps what it reads.
+// BODY_TOO_LARGE, or a refusal before parsing: 401, 404, 415) before it answers, as mature servers' lingering
+// close does: a client still sending its body (Node's fetch, curl) would otherwise see its write fail (EPIPE,
+// ECONNRESET) instead of reading the answer. Bounded in bytes and time, so a client cannot make the service
+// read forever; it never keeps what it reads.
 
 import type { IncomingMessage } from 'node:http';
 
