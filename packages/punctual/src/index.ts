@@ -75,5 +75,6 @@ export { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './targets/script/scrip
 export type { ScriptPoolStats } from './targets/script/script-pool.js';
 export type { KvStore, KvEntry, KvLimits, KvListQuery } from './store/kv-store.js';
 export { hasKv } from './store/kv-store.js';
+export { isStoreUnavailable } from './store/store-unavailable.js';
 export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
 export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';

@@ -19,6 +19,8 @@ export interface Config {
   databaseUrl: string | null;
   databasePath: string;
   pgSchema: string;
+  /** How long `serve` waits for a database that does not answer at start; 0: not at all. */
+  databaseWaitMs: number;
   host: string;
   port: number;
   /** Where users reach the service (no trailing slash); null: derived from the address listened on. */
@@ -111,6 +113,14 @@ export const SETTINGS: readonly Setting[] = [
     expect: 'a lowercase SQL identifier (a-z, 0-9, _; at most 63 characters, not starting with a digit)',
     doc: "PostgreSQL schema holding Punctual's tables.",
     schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/),
+  },
+  {
+    key: 'databaseWaitMs',
+    env: 'PUNCTUAL_DATABASE_WAIT',
+    default: '5m',
+    expect: 'a duration such as 5m or 30s, or 0',
+    doc: 'At start, how long serve waits (with backoff, answering 503 NOT_READY) for a database that does not answer; 0: exit at once.',
+    schema: z.union([z.literal('0').transform(() => 0), duration]),
   },
   {
     key: 'host',
@@ -358,6 +368,7 @@ export function loadConfig(
     databaseUrl: get<string | undefined>('databaseUrl') ?? null,
     databasePath: get<string>('databasePath'),
     pgSchema: get<string>('pgSchema'),
+    databaseWaitMs: get<number>('databaseWaitMs'),
     host: get<string>('host'),
     port: get<number>('port'),
     publicUrl: get<string | undefined>('publicUrl') ?? null,

@@ -10,12 +10,22 @@ export type Outcome =
   | { type: 'ok'; result?: Json | undefined }
   | { type: 'retry'; error: RunError; afterMs?: number | undefined }
   | { type: 'fail'; error: RunError }
-  | { type: 'checkAgain'; at: number };
+  | { type: 'checkAgain'; at: number }
+  /**
+   * The attempt could not start for a reason that is not the target's (the store did not answer): the run is
+   * handed back, due again `afterMs` later, and the attempt does not count.
+   */
+  | { type: 'release'; afterMs: number; error: RunError };
 
 /** The run's next state after an attempt: what the store is asked to settle. */
 export type NextState =
   | { state: 'succeeded'; result: Json | null }
-  | { state: 'scheduled'; reason: 'retry' | 'checkAgain'; dueAt: number; error: RunError | null }
+  | {
+      state: 'scheduled';
+      reason: 'retry' | 'checkAgain' | 'released';
+      dueAt: number;
+      error: RunError | null;
+    }
   | { state: 'dead'; error: RunError };
 
 /**
@@ -34,6 +44,8 @@ export function nextStateFor(
       return { state: 'succeeded', result: outcome.result ?? null };
     case 'fail':
       return { state: 'dead', error: outcome.error };
+    case 'release':
+      return { state: 'scheduled', reason: 'released', dueAt: now + outcome.afterMs, error: outcome.error };
     case 'retry': {
       if (run.attempt >= run.maxAttempts) return { state: 'dead', error: outcome.error };
       const delay = outcome.afterMs ?? retryDelay(policies.retry, run.attempt, random);

@@ -338,13 +338,15 @@ export class Worker {
     const attemptOutcome: Attempt['outcome'] =
       outcome.type === 'ok'
         ? 'succeeded'
-        : outcome.type === 'checkAgain'
-          ? 'checkAgain'
-          : outcome.type === 'retry' && outcome.error.code === 'ATTEMPT_TIMEOUT'
-            ? 'timeout'
-            : outcome.type === 'retry' && next.state === 'scheduled'
-              ? 'retry'
-              : 'failed';
+        : outcome.type === 'release'
+          ? 'released'
+          : outcome.type === 'checkAgain'
+            ? 'checkAgain'
+            : outcome.type === 'retry' && outcome.error.code === 'ATTEMPT_TIMEOUT'
+              ? 'timeout'
+              : outcome.type === 'retry' && next.state === 'scheduled'
+                ? 'retry'
+                : 'failed';
     this.#enqueue(flight, next, attemptOutcome, now, outcome.type === 'ok' ? (outcome.result ?? null) : null);
   }
 

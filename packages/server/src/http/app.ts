@@ -30,7 +30,9 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate } from './auth.js';
 import { z } from 'zod';
+import { drainRequest } from './drain-request.js';
 import { errorBody, HttpError, toErrorReply } from './errors.js';
+import { finishDocument, withServers } from './openapi-document.js';
 import { PageCursors } from './page-cursors.js';
 import { StorageHealth } from './storage-health.js';
 import { RateLimiter, rateLimit } from './rate-limit.js';
@@ -105,52 +107,6 @@ function pathOf(url: string): string {
 
 /** The longest path segment answered (longer is 414 URI_TOO_LONG). */
 const MAX_SEGMENT = 256 * 9;
-
-type Doc = {
-  paths?: Record<
-    string,
-    Record<
-      string,
-      { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } }
-    >
-  >;
-  components?: { schemas?: Record<string, unknown> };
-};
-
-/**
- * Finishes the generated document: bodies a client may leave out (schemas.ts marks them) become optional,
- * and components no operation refers to (the zod provider emits an input and an output twin of each) go.
- */
-function finishDocument<T>(doc: T): T {
-  const d = doc as Doc;
-  for (const ops of Object.values(d.paths ?? {})) {
-    for (const op of Object.values(ops)) {
-      const media = op.requestBody?.content?.['application/json'];
-      const schema = media?.schema;
-      if (!op.requestBody || !media || !schema?.optionalBody) continue;
-      op.requestBody.required = false;
-      const anyOf = schema.anyOf as Record<string, unknown>[] | undefined;
-      const { optionalBody: _marker, anyOf: _anyOf, ...rest } = schema;
-      media.schema = { ...rest, ...(anyOf?.find((x) => x.type !== 'null') ?? {}) };
-    }
-  }
-  const schemas = d.components?.schemas;
-  if (schemas) {
-    const used = new Set<string>();
-    const refs = (value: unknown): void => {
-      for (const m of JSON.stringify(value).matchAll(/#\/components\/schemas\/([^"]+)"/g)) {
-        const name = m[1] as string;
-        if (!used.has(name)) {
-          used.add(name);
-          refs(schemas[name]);
-        }
-      }
-    };
-    refs(d.paths);
-    for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
-  }
-  return doc;
-}
 
 export function buildApp(opts: AppOptions) {
   const { scheduler, tenants, config } = opts;
@@ -235,6 +191,13 @@ export function buildApp(opts: AppOptions) {
     reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${pathOf(request.url)}`)),
   );
 
+  // A body answered without being read (refused as too large, or before parsing: 401, 404, 415, ...) while
+  // the client still sends it: read and discard the rest, bounded, so the client reads the answer.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!(await drainRequest(request.raw))) void reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     if (WRITES.has(request.method) && reply.statusCode < 400 && route.startsWith('/v1/')) storage.wrote();
@@ -259,11 +222,11 @@ export function buildApp(opts: AppOptions) {
       info: {
         title: 'Punctual API',
         version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Schedules, runs and previews of the Punctual durable scheduler. Every /v1 route needs ' +
           '`Authorization: Bearer pk_...`; errors are always `{ "error": { "code", "message", "details" } }`.',
       },
-      ...(config.publicUrl ? { servers: [{ url: config.publicUrl }] } : {}),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'an API key, pk_...' },
@@ -284,7 +247,12 @@ export function buildApp(opts: AppOptions) {
   });
   void app.register(swaggerUi, { routePrefix: '/docs' });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The server is where this process is reached: PUNCTUAL_PUBLIC_URL, else the address it listens on.
+  app.get('/openapi.json', { schema: { hide: true } }, async () => {
+    const address = app.server.address();
+    const listening = typeof address === 'object' && address !== null ? address : null;
+    return withServers(app.swagger(), config.publicUrl, listening);
+  });
   void app.register(healthRoutes, {
     scheduler,
     storage,

@@ -1,11 +1,12 @@
 // The HTTP error contract: every error body is `{ "error": { "code", "message", "details" } }`. This module
 // owns the codes the service adds, the one table from library codes to statuses, and `toErrorReply`, which
 // turns anything thrown (library errors, Fastify's parse, limit and validation errors) into that body. Client
-// input must never come out as a 500; only a fault of the service itself does, and its message is generic.
+// input must never come out as a 500; only a fault of the service itself does, and its message is generic. A
+// database that does not answer is 503 NOT_READY with Retry-After, never a 500.
 
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isPunctualError, storageError, storageFault, type ErrorCode } from 'punctual';
+import { isPunctualError, isStoreUnavailable, storageError, storageFault, type ErrorCode } from 'punctual';
 
 /** Codes only the service raises (documented in docs/errors.md, "Service"). Never renamed, never reused. */
 export const SERVICE_ERROR_CODES = {
@@ -27,6 +28,9 @@ export const SERVICE_ERROR_CODES = {
 } as const;
 
 export type ServiceErrorCode = keyof typeof SERVICE_ERROR_CODES;
+
+/** Seconds a 503 NOT_READY asks the client to wait (Retry-After). */
+const RETRY_AFTER_S = 5;
 
 /** Status of every library error code. Exhaustive: a new library code does not compile until it is placed. */
 export const LIBRARY_STATUS: Record<ErrorCode, number> = {
@@ -229,16 +233,27 @@ export function toErrorReply(err: unknown): ErrorReply {
         status === 503
           ? errorBody('NOT_READY', err.message, { cause: err.code })
           : errorBody(err.code, err.message, err.details ?? {}),
-      headers: status === 503 ? { 'retry-after': '5' } : {},
+      headers: status === 503 ? { 'retry-after': String(RETRY_AFTER_S) } : {},
       internal: status === 503,
     };
   }
+  if (isStoreUnavailable(err)) return notReadyReply();
   if (hasZodFastifySchemaValidationErrors(err)) return validationReply(err as FastifyError);
   if (typeof err === 'object' && err !== null && 'code' in err) {
     const mapped = fastifyReply(err as FastifyError);
     if (mapped) return mapped;
   }
   return internalReply();
+}
+
+/** The database did not answer: the client may retry (docs/api.md, "Errors"). */
+export function notReadyReply(): ErrorReply {
+  return {
+    status: 503,
+    body: errorBody('NOT_READY', 'the database does not answer; retry later', { database: 'unreachable' }),
+    headers: { 'retry-after': String(RETRY_AFTER_S) },
+    internal: true,
+  };
 }
 
 function internalReply(): ErrorReply {

@@ -203,12 +203,22 @@ export const putScheduleBody = z
   .strict()
   .meta({ id: 'PutSchedule' });
 
+/**
+ * What `If-Match` accepts: a schedule version (1 or more, at most 15 digits), bare, quoted or weak (`3`, `"3"`,
+ * `W/"3"`). The handler reads the version with the same expression, so the document publishes exactly it.
+ */
+export const IF_MATCH_PATTERN = /^\s*(?:W\/)?(?:"0*([1-9][0-9]{0,14})"|0*([1-9][0-9]{0,14}))\s*$/;
+
 export const putScheduleHeaders = z.looseObject({
   'if-match': z
     .string()
     .max(64)
+    .regex(IF_MATCH_PATTERN, { message: 'must be a schedule version such as 3 or "3"' })
     .optional()
-    .meta({ description: 'the version the update expects (409 VERSION_CONFLICT when stale)' }),
+    .meta({
+      description: 'the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale)',
+      example: '"3"',
+    }),
 });
 
 export const schedule = z
@@ -427,7 +437,11 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-/** Response entries for the error statuses a route can answer with. */
+/**
+ * Response entries for the error statuses a route's own logic adds (404, 409). The statuses every route of
+ * its shape can answer with (400, 401, 413, 414, 415, 429, 500, 503) are derived for the document
+ * (openapi-document.ts), never listed per route.
+ */
 export function errors(...statuses: number[]): Record<number, typeof errorBody> {
-  return Object.fromEntries([...statuses, 401, 429, 500].map((s) => [s, errorBody]));
+  return Object.fromEntries(statuses.map((s) => [s, errorBody]));
 }

@@ -117,3 +117,106 @@ it('declares bearer auth, the error shape on every /v1 operation, and the schema
     expect(doc.components.schemas[m[1]!]).toBeDefined();
   }
 });
+
+it('lists every status a route can answer with, derived from its shape (rotate answers 400 too)', async () => {
+  t = await testApp();
+  const doc = json<Doc>(await t.request({ method: 'GET', url: '/openapi.json' }));
+  const rotate = doc.paths['/v1/tenant/webhook-secret/rotate']!.post!;
+  expect(Object.keys(rotate.responses).sort()).toEqual([
+    '200',
+    '400',
+    '401',
+    '413',
+    '415',
+    '429',
+    '500',
+    '503',
+  ]);
+  for (const payload of ['{"unknown": 1}', '{not json']) {
+    const res = await t.request({
+      as: 'acme',
+      method: 'POST',
+      url: '/v1/tenant/webhook-secret/rotate',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+  }
+  const put = doc.paths['/v1/schedules/{key}']!.put!;
+  expect(Object.keys(put.responses).sort()).toEqual(
+    ['200', '201', '400', '401', '409', '413', '414', '415', '429', '500', '503'].sort(),
+  );
+  expect(Object.keys(doc.paths['/v1/tenant']!.get!.responses).sort()).toEqual([
+    '200',
+    '401',
+    '429',
+    '500',
+    '503',
+  ]);
+  expect(Object.keys(doc.paths['/healthz']!.get!.responses).sort()).toEqual(['200', '500']);
+  for (const ops of Object.values(doc.paths))
+    for (const op of Object.values(ops))
+      for (const r of Object.values(op.responses)) {
+        expect((r as { description: string }).description).not.toMatch(/^(Default Response)?$/);
+      }
+});
+
+it('names its server: the listen address by default, PUNCTUAL_PUBLIC_URL when set', async () => {
+  t = await testApp();
+  expect(
+    json<{ servers: unknown }>(await t.request({ method: 'GET', url: '/openapi.json' })).servers,
+  ).toEqual([{ url: '/' }]);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (t.app.server.address() as { port: number }).port;
+  const served = (await (await fetch(`http://127.0.0.1:${port}/openapi.json`)).json()) as {
+    servers: unknown;
+  };
+  expect(served.servers).toEqual([{ url: `http://127.0.0.1:${port}` }]);
+  await t.close();
+  t = await testApp({ config: { publicUrl: 'https://punctual.example/base' } });
+  expect(
+    json<{ servers: unknown }>(await t.request({ method: 'GET', url: '/openapi.json' })).servers,
+  ).toEqual([{ url: 'https://punctual.example/base' }]);
+});
+
+it('publishes If-Match as the version pattern the handler accepts', async () => {
+  t = await testApp();
+  const doc = json<Doc>(await t.request({ method: 'GET', url: '/openapi.json' }));
+  const param = doc.paths['/v1/schedules/{key}']!.put!.parameters!.find(
+    (p) => p.name === 'if-match',
+  ) as unknown as {
+    schema: { pattern: string };
+  };
+  const published = new RegExp(param.schema.pattern);
+  const put = (ifMatch: string) =>
+    t.request({
+      as: 'acme',
+      method: 'PUT',
+      url: '/v1/schedules/versioned',
+      headers: { 'if-match': ifMatch },
+      payload: { spec: '0 9 * * *', target: { handler: 'noop' } },
+    });
+  expect(
+    (
+      await t.request({
+        as: 'acme',
+        method: 'PUT',
+        url: '/v1/schedules/versioned',
+        payload: { spec: '0 9 * * *', target: { handler: 'noop' } },
+      })
+    ).statusCode,
+  ).toBe(201);
+  // Every published form is accepted (version 1 is current: 200), and what is not published is refused.
+  for (const v of ['1', '"1"', 'W/"1"', '01']) {
+    expect(published.test(v), v).toBe(true);
+    expect((await put(v)).statusCode, v).toBe(200);
+  }
+  for (const v of ['latest', '0', '-1', '"0"', '1.5', '9'.repeat(16), '*']) {
+    expect(published.test(v), v).toBe(false);
+    const res = await put(v);
+    expect(res.statusCode, v).toBe(400);
+    expect(json(res).error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'if-match' } });
+  }
+  // A version that is not current is a conflict, not a bad header.
+  expect((await put('"7"')).statusCode).toBe(409);
+});

@@ -16,6 +16,7 @@ import {
 import { TestClock, settle } from '../../../punctual/test/support/test-clock.js';
 import type { Config } from '../../src/config.js';
 import { buildApp, type App } from '../../src/http/app.js';
+import { ContractRecorder } from './contract.js';
 import { Metrics } from '../../src/metrics.js';
 import { issueApiKey } from '../../src/tenancy/api-keys.js';
 
@@ -44,7 +45,7 @@ export async function testApp(
     start?: boolean;
     quotas?: Partial<Record<TenantName, Partial<TenantQuotas>>>;
     config?: Partial<
-      Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'metricsToken'>
+      Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'metricsToken' | 'publicUrl'>
     >;
     metrics?: boolean;
     /** The app's logger. Default: a silent one. */
@@ -92,6 +93,8 @@ export async function testApp(
     metrics,
     ...(opts.logger ? { logger: opts.logger } : {}),
   });
+  const contract = new ContractRecorder();
+  contract.install(app);
   opts.beforeReady?.(app);
   await app.ready();
   if (opts.start) await scheduler.start();
@@ -124,12 +127,16 @@ export async function testApp(
       return JSON.stringify(out);
     },
     close: async () => {
+      // Every response this app gave must match the document it serves (support/contract.ts).
+      const served = await app.inject({ method: 'GET', url: '/openapi.json' });
+      const broken = contract.violations(JSON.parse(served.body));
       await app.close();
       metrics?.close();
       let closed = false;
       const closing = scheduler.close().then(() => (closed = true));
       for (let i = 0; i < 1000 && !closed; i++) await clock.advance(1000);
       await closing;
+      if (broken.length > 0) throw new Error(`responses break the OpenAPI document:\n${broken.join('\n')}`);
     },
   };
 }

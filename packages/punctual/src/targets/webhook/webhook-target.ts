@@ -8,6 +8,7 @@ import type { Outcome } from '../../domain/outcome.js';
 import { parseTarget, targetKind, type Target, type WebhookTarget } from '../../domain/target.js';
 import { PunctualError, describeThrown, isPunctualError } from '../../errors.js';
 import { AddressGuard, parseCidrList } from '../address-guard.js';
+import { isStoreUnavailable } from '../../store/store-unavailable.js';
 import type { Delivery, TargetDriver } from '../target.js';
 import { sendWebhook, type WebhookResponse } from './webhook-request.js';
 import { signatureHeader } from './webhook-signature.js';
@@ -37,6 +38,11 @@ export interface WebhookTargetOptions {
   userAgent?: string;
   /** A guard to use instead of one built from `allowPrivate` (shared with other outbound clients). */
   guard?: AddressGuard;
+  /**
+   * When `secrets` fails because the store does not answer (isStoreUnavailable), the run is handed back
+   * without spending an attempt and is due again this much later. Default 5 s.
+   */
+  secretsUnavailableDelayMs?: number;
 }
 
 /** What a successful delivery keeps as the run's result. */
@@ -82,6 +88,7 @@ export function webhookTarget(opts: WebhookTargetOptions): TargetDriver {
   const defaultTimeoutMs = opts.defaultTimeoutMs ?? 10_000;
   const maxResponseBytes = opts.maxResponseBytes ?? 4096;
   const maxRetryAfterMs = opts.maxRetryAfterMs ?? 3_600_000;
+  const secretsUnavailableDelayMs = opts.secretsUnavailableDelayMs ?? 5_000;
   const userAgent = opts.userAgent ?? 'punctual-webhook/1';
 
   return {
@@ -126,14 +133,15 @@ export function webhookTarget(opts: WebhookTargetOptions): TargetDriver {
           body,
         );
       } catch (e) {
-        const why = describeThrown(e).message;
-        return {
-          type: 'retry',
-          error: {
-            code: 'WEBHOOK_SECRET_UNAVAILABLE',
-            message: `the signing secret could not be read: ${why}`,
-          },
+        const error = {
+          code: 'WEBHOOK_SECRET_UNAVAILABLE',
+          message: `the signing secret could not be read: ${describeThrown(e).message}`,
         };
+        // The store is away (or closing): not the target's failure, so the attempt is not spent.
+        const away = isStoreUnavailable(e) || (isPunctualError(e) && e.code === 'STORE_CLOSED');
+        return away
+          ? { type: 'release', afterMs: secretsUnavailableDelayMs, error }
+          : { type: 'retry', error };
       }
 
       const exchange = await sendWebhook({

@@ -1,5 +1,6 @@
 // `punctual serve`: loads the configuration (environment, optional PUNCTUAL_CONFIG file), runs the service
-// (database, migrations, scheduler, HTTP API) until its stop signal fires, then stops gracefully. It prints
+// (database, migrations, scheduler, HTTP API) until its stop signal fires, then stops gracefully. A database
+// that does not answer at start is waited for (PUNCTUAL_DATABASE_WAIT, wait-for-database.ts). It prints
 // where the API, its docs and the dashboard are, and on a first start the `default` tenant's API key, once.
 // It owns the printed banner and the exit codes of serve; everything else belongs to service.ts.
 
@@ -7,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createLogger } from '../../logger.js';
 import { createService, type Service } from '../../service.js';
+import { notReadyServer, waitForDatabase } from '../../wait-for-database.js';
 import { EXIT_OK, EXIT_REJECTED, EXIT_USAGE, type CliIo } from '../io.js';
 
 export interface ServeArgs {
@@ -72,14 +74,44 @@ export async function serve(args: ServeArgs, io: CliIo): Promise<number> {
     destination: args.logDestination,
     isTty: args.isTty ?? process.stdout.isTTY === true,
   });
-  let service: Service;
+  let service: Service | null;
   let url: string;
+  // While the database does not answer, a stand-in answers on the service's address: up, not ready.
+  let standIn: Promise<{ close(): Promise<void> } | null> | undefined;
   try {
-    service = await createService(config, { logger });
+    service = await waitForDatabase(() => createService(config, { logger }), {
+      waitMs: config.databaseWaitMs,
+      signal: args.signal,
+      onWait: (e, attempt, delayMs) => {
+        logger.warn(
+          { err: e, attempt, retryInMs: delayMs, waitMs: config.databaseWaitMs },
+          'not ready: the database does not answer; waiting for it (PUNCTUAL_DATABASE_WAIT)',
+        );
+        standIn ??= notReadyServer(config.host, config.port).then(
+          (s) => {
+            logger.info(
+              { host: config.host, port: s.port },
+              'answering 503 NOT_READY until the database answers',
+            );
+            return s;
+          },
+          (err: unknown) => {
+            logger.warn({ err }, 'could not listen while waiting for the database');
+            return null;
+          },
+        );
+      },
+    });
   } catch (e) {
     logger.fatal({ err: e }, 'could not open the service');
     io.stderr(`punctual: cannot start: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT_REJECTED;
+  } finally {
+    await (await standIn)?.close();
+  }
+  if (service === null) {
+    io.stdout('punctual: stopped while waiting for the database\n');
+    return EXIT_OK;
   }
   try {
     ({ url } = await service.start());

@@ -40,7 +40,7 @@ export const kvRoutes: FastifyPluginAsyncZod<KvRouteDeps> = async (app, deps) =>
         description:
           'In key order (UTF-8 byte order), optionally only the keys starting with `prefix`; pages by cursor.',
         querystring: s.listKvQuery,
-        response: { 200: s.page(s.kvEntry), ...s.errors(400) },
+        response: { 200: s.page(s.kvEntry), ...s.errors() },
       },
     },
     async (request) => {
@@ -64,7 +64,7 @@ export const kvRoutes: FastifyPluginAsyncZod<KvRouteDeps> = async (app, deps) =>
         tags,
         summary: 'Read one key',
         params: s.kvParams,
-        response: { 200: s.kvEntry, ...s.errors(400, 404) },
+        response: { 200: s.kvEntry, ...s.errors(404) },
       },
     },
     async (request) => {
@@ -87,7 +87,7 @@ export const kvRoutes: FastifyPluginAsyncZod<KvRouteDeps> = async (app, deps) =>
           'KV_QUOTA_EXCEEDED, a bad key or value 400 KV_INVALID.',
         params: s.kvParams,
         body: s.kvValue,
-        response: { 200: s.kvEntry, 201: s.kvEntry, ...s.errors(400, 413, 415) },
+        response: { 200: s.kvEntry, 201: s.kvEntry, ...s.errors() },
       },
       // Fastify validates a missing body as null: refuse it before, so only a sent `null` stores null.
       preValidation: async (request) => {
@@ -121,7 +121,7 @@ export const kvRoutes: FastifyPluginAsyncZod<KvRouteDeps> = async (app, deps) =>
         tags,
         summary: 'Delete one key',
         params: s.kvParams,
-        response: { 204: z.undefined(), ...s.errors(400, 404) },
+        response: { 204: z.undefined(), ...s.errors(404) },
       },
     },
     async (request, reply) => {

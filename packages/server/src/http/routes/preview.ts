@@ -13,7 +13,7 @@ export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }>
         tags: ['preview'],
         summary: 'Describe a spec and list its next occurrences (nothing is saved)',
         body: s.previewBody,
-        response: { 200: s.previewResult, ...s.errors(400, 413, 415) },
+        response: { 200: s.previewResult, ...s.errors() },
       },
     },
     async (request) => {

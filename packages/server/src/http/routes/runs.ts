@@ -22,7 +22,7 @@ export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) 
         summary: 'List runs',
         description: 'Filter by state, schedule key and scheduledFor range [from, to); pages by cursor.',
         querystring: s.listRunsQuery,
-        response: { 200: s.page(s.run), ...s.errors(400) },
+        response: { 200: s.page(s.run), ...s.errors() },
       },
     },
     async (request) => {
@@ -49,7 +49,7 @@ export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) 
         tags,
         summary: 'Get a run with its attempts',
         params: s.runParams,
-        response: { 200: s.runDetail, ...s.errors(400, 404) },
+        response: { 200: s.runDetail, ...s.errors(404) },
       },
     },
     async (request) => {
@@ -69,7 +69,7 @@ export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) 
         description: 'A running run loses its lease (its delivery is aborted). A finished run answers 409.',
         params: s.runParams,
         body: s.emptyBody,
-        response: { 200: s.run, ...s.errors(400, 404, 409, 413, 415) },
+        response: { 200: s.run, ...s.errors(404, 409) },
       },
     },
     async (request) => runView(await request.api.cancelRun(request.params.id)),

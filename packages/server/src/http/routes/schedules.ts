@@ -25,24 +25,20 @@ export interface ScheduleRouteDeps {
   cursors: PageCursors;
 }
 
-/** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined. */
+/** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined (schemas.ts refuses anything else first). */
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
-  // Quoted or bare, never half-quoted: `"4` and `4"` are malformed, not version 4.
-  const m = /^\s*(?:W\/)?(?:"(\d{1,15})"|(\d{1,15}))\s*$/.exec(header);
-  const version = m ? Number(m[1] ?? m[2]) : NaN;
-  if (!Number.isSafeInteger(version) || version < 1) {
+  const m = s.IF_MATCH_PATTERN.exec(header);
+  const digits = m?.[1] ?? m?.[2];
+  if (digits === undefined) {
     throw new HttpError(
       400,
       'VALIDATION_FAILED',
       'headers.if-match: must be a schedule version such as 3 or "3"',
-      {
-        in: 'headers',
-        field: 'if-match',
-      },
+      { in: 'headers', field: 'if-match' },
     );
   }
-  return version;
+  return Number(digits);
 }
 
 const notFound = (key: string): PunctualError =>
@@ -79,7 +75,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         params: s.scheduleParams,
         headers: s.putScheduleHeaders,
         body: s.putScheduleBody,
-        response: { 200: s.schedule, 201: s.schedule, ...s.errors(400, 409, 413, 415) },
+        response: { 200: s.schedule, 201: s.schedule, ...s.errors(409) },
       },
     },
     async (request, reply) => {
@@ -106,7 +102,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'List schedules',
         description: 'Filter by state, target kind and key prefix; pages by cursor, ordered by key.',
         querystring: s.listSchedulesQuery,
-        response: { 200: s.page(s.schedule), ...s.errors(400) },
+        response: { 200: s.page(s.schedule), ...s.errors() },
       },
     },
     async (request) => {
@@ -132,7 +128,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         tags,
         summary: 'Get a schedule',
         params: s.scheduleParams,
-        response: { 200: s.schedule, ...s.errors(400, 404) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -149,7 +145,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'Delete a schedule',
         description: 'Its pending runs are cancelled; its run history is kept (GET /v1/runs?scheduleKey=).',
         params: s.scheduleParams,
-        response: { 204: z.undefined(), ...s.errors(400, 404) },
+        response: { 204: z.undefined(), ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -168,7 +164,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.',
         params: s.scheduleParams,
         body: s.pauseBody,
-        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request) => {
@@ -186,7 +182,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'Resume a paused schedule from now on',
         params: s.scheduleParams,
         body: s.emptyBody,
-        response: { 200: s.schedule, ...s.errors(400, 404, 413, 415) },
+        response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request) => viewOf(request.api, await request.api.resume(request.params.key)),
@@ -203,7 +199,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'the maxRunsPerMinute quota.',
         params: s.scheduleParams,
         body: s.triggerBody,
-        response: { 201: s.run, ...s.errors(400, 404, 413, 415) },
+        response: { 201: s.run, ...s.errors(404) },
       },
     },
     async (request, reply) => {
@@ -230,7 +226,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           "at most the schedule's maxCatchup runs. Counts against the maxRunsPerMinute quota.",
         params: s.scheduleParams,
         body: s.backfillBody,
-        response: { 200: z.object({ runs: z.array(s.run) }), ...s.errors(400, 404, 413, 415) },
+        response: { 200: z.object({ runs: z.array(s.run) }), ...s.errors(404) },
       },
     },
     async (request) => {
@@ -259,7 +255,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
           'Newest first; 404 when the schedule does not exist (use GET /v1/runs?scheduleKey= for deleted ones).',
         params: s.scheduleParams,
         querystring: s.scheduleRunsQuery,
-        response: { 200: s.page(s.run), ...s.errors(400, 404) },
+        response: { 200: s.page(s.run), ...s.errors(404) },
       },
     },
     async (request) => {

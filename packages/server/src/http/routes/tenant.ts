@@ -38,7 +38,7 @@ export const tenantRoutes: FastifyPluginAsyncZod<TenantRouteDeps> = async (app, 
           'Webhook requests carry signatures with both the new and the previous secret until ' +
           'previousSecretExpiresAt (PUNCTUAL_WEBHOOK_SECRET_GRACE after the rotation).',
         body: s.emptyBody,
-        response: { 200: s.tenant, ...s.errors(413, 415) },
+        response: { 200: s.tenant, ...s.errors() },
       },
     },
     async (request) => {
