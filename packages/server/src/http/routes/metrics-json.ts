@@ -72,6 +72,8 @@ export const metricsJsonRoutes: FastifyPluginAsyncZod<{ metrics: Metrics; now: (
     '/metrics',
     {
       schema: {
+        // Its derived id would repeat GET /metrics' (the version prefix is left out of ids).
+        operationId: 'getMetricsJson',
         tags: ['operations'],
         summary: "The service's health metrics the dashboard charts, as JSON",
         description:
