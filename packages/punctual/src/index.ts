@@ -13,7 +13,17 @@ export type { Outcome } from './domain/outcome.js';
 export type { Json } from './domain/json.js';
 export { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES } from './domain/json-limits.js';
 export type { Run, RunState, RunKind, RunReason, RunError, Attempt } from './domain/run.js';
-export { DEFAULT_TENANT, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
+export {
+  DEFAULT_TENANT,
+  LABELS_MAX,
+  LABEL_KEY_RE,
+  LABEL_VALUE_MAX,
+  SUMMARY_MAX,
+  parseLabelFilter,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleState,
+} from './domain/schedule.js';
 export { nextFireOf } from './domain/next-fire.js';
 export {
   DEFAULT_POLICIES,

@@ -10,6 +10,7 @@ import {
   checkPayload,
   compileStored,
   normalizeSchedule,
+  parseLabels,
   parseInstant,
   type Schedule,
   type ScheduleInput,
@@ -120,7 +121,9 @@ export class TenantApi {
       startAt: draft.startAt,
       endAt: draft.endAt,
     });
-    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, now };
+    // `state` applies when the schedule is created only; an update keeps the stored state (pause / resume).
+    const initialState = existing === undefined ? input.state : undefined;
+    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, initialState, now };
   }
 
   #announce(res: PutScheduleResult): PutResult {
@@ -147,11 +150,14 @@ export class TenantApi {
       state?: ScheduleState;
       targetKind?: string;
       keyPrefix?: string;
+      /** Only schedules with every one of these labels (key → value). */
+      labels?: Record<string, string>;
       cursor?: string;
       limit?: number;
     } = {},
   ): Promise<Page<Schedule>> {
-    return this.store.listSchedules({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
+    const labels = q.labels === undefined ? undefined : Object.entries(parseLabels(q.labels));
+    return this.store.listSchedules({ ...q, labels, tenantId: this.tenantId, limit: clampLimit(q.limit) });
   }
 
   /**

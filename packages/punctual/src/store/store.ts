@@ -58,6 +58,8 @@ export interface PutScheduleRequest {
    * first and take its update path only when the key exists after all. The result is the same either way.
    */
   expectNew?: boolean | undefined;
+  /** A created schedule starts in this state (default active; paused: pausedAt = now). An update ignores it. */
+  initialState?: 'active' | 'paused' | undefined;
   now: number;
 }
 
@@ -75,6 +77,8 @@ export interface ScheduleQuery {
   state?: ScheduleState | undefined;
   targetKind?: string | undefined;
   keyPrefix?: string | undefined;
+  /** Every one of these labels (key, value) must be on the schedule. */
+  labels?: readonly (readonly [string, string])[] | undefined;
   /** Opaque cursor from a previous page. */
   cursor?: string | undefined;
   limit: number;
@@ -104,7 +108,7 @@ export interface Advance {
   version: number;
   expectedNextFireAt: number | null;
   nextFireAt: number | null;
-  /** Added to firedCount. */
+  /** Added to materializedCount. */
   fired: number;
   /** Marks the schedule completed (no occurrence remains). */
   complete: boolean;

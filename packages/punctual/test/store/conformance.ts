@@ -16,10 +16,12 @@ import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
 import { runTests } from './conformance/runs.js';
 import { scheduleTests } from './conformance/schedules.js';
+import { scheduleFieldTests } from './conformance/schedule-fields.js';
 import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
 
 const GROUPS = {
   schedules: scheduleTests,
+  scheduleFields: scheduleFieldTests,
   materializer: materializerTests,
   claim: claimTests,
   leases: leaseTests,
