@@ -3,7 +3,7 @@
 // authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
-import { TARGET_KINDS } from 'punctual';
+import { LABEL_VALUE_MAX, LABELS_MAX, SUMMARY_MAX, TARGET_KINDS } from 'punctual';
 import { z } from 'zod';
 import {
   ERROR_LOGS_MAX_CHARS,
@@ -199,6 +199,25 @@ export const putScheduleBody = z
       .union([z.number().int().min(0), z.string().min(1).max(64)])
       .optional()
       .meta({ description: 'milliseconds or a duration ("30s")' }),
+    summary: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description: `the user's own free text (at most ${SUMMARY_MAX} characters); \`description\` is generated from the spec`,
+      }),
+    labels: z
+      .record(z.string(), z.string())
+      .nullable()
+      .optional()
+      .meta({
+        description: `key/value strings to find schedules by (at most ${LABELS_MAX}; keys 1-63 letters, digits and . _ / -; values at most ${LABEL_VALUE_MAX} characters)`,
+        example: { jobType: 'email' },
+      }),
+    state: z
+      .enum(['active', 'paused'])
+      .optional()
+      .meta({ description: 'on create only: `paused` creates it paused; an update keeps the stored state' }),
   })
   .strict()
   .meta({ id: 'PutSchedule' });
@@ -216,7 +235,9 @@ export const schedule = z
     key: z.string(),
     spec: z.string(),
     tz: z.string(),
-    description: z.string(),
+    description: z.string().meta({ description: 'generated from the spec, in English' }),
+    summary: z.string().nullable().meta({ description: "the user's own free text" }),
+    labels: z.record(z.string(), z.string()),
     target,
     payload: z.unknown(),
     policies,
@@ -230,8 +251,16 @@ export const schedule = z
       description:
         'when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains',
     }),
-    firedCount: z.number(),
-    note: z.string().nullable(),
+    firedCount: z
+      .number()
+      .meta({ description: 'runs executed to an outcome (succeeded or dead); not occurrences materialised' }),
+    lastFiredAt: instant
+      .nullable()
+      .meta({ description: 'when the latest executed run started delivery; null when none yet' }),
+    lastSucceededAt: instant
+      .nullable()
+      .meta({ description: 'when a run last succeeded; null when none yet' }),
+    note: z.string().nullable().meta({ description: 'the note given when it was paused' }),
     createdAt: instant,
     updatedAt: instant,
   })
@@ -242,6 +271,13 @@ export const listSchedulesQuery = z
     state: z.enum(SCHEDULE_STATES).optional(),
     target: z.enum(TARGET_KINDS).optional(),
     keyPrefix: z.string().min(1).max(200).optional(),
+    label: z
+      .union([z.string().min(1).max(300), z.array(z.string().min(1).max(300)).max(LABELS_MAX)])
+      .optional()
+      .meta({
+        description: 'key:value; repeat it to require several labels (all must match)',
+        example: 'jobType:email',
+      }),
     cursor,
     limit,
   })

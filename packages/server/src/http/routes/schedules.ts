@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   PunctualError,
+  parseLabelFilter,
   type Clock,
   type Json,
   type Schedule,
@@ -23,6 +24,22 @@ export interface ScheduleRouteDeps {
   tenants: TenantStore;
   clock: Pick<Clock, 'now'>;
   cursors: PageCursors;
+}
+
+/** `?label=jobType:email` (repeatable) → { jobType: 'email' }; a key asked with two values is refused. */
+export function labelFilter(label: string | string[] | undefined): Record<string, string> | undefined {
+  if (label === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const text of Array.isArray(label) ? label : [label]) {
+    const [k, v] = parseLabelFilter(text);
+    if (k in out && out[k] !== v) {
+      throw new PunctualError('SCHEDULE_INVALID', `label "${k}" is asked with two values`, {
+        field: 'label',
+      });
+    }
+    out[k] = v;
+  }
+  return out;
 }
 
 /** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined. */
@@ -115,6 +132,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         state: q.state,
         targetKind: q.target,
         keyPrefix: q.keyPrefix,
+        labels: labelFilter(q.label),
         cursor: deps.cursors.open('schedules', request.tenant.id, q.cursor),
         limit: q.limit,
       });
