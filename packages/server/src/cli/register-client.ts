@@ -21,6 +21,9 @@ import type { Wiring } from './register-admin.js';
 
 type Common = { url?: string; key?: string; json?: boolean };
 
+/** Commander's accumulator for a repeatable option. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
 /** Commander's options as a command's arguments: --key is the API key (`key` is a schedule's). */
 function args<T extends Common>(
   env: Wiring['env'],
@@ -43,6 +46,7 @@ export function registerClient(program: Command, w: Wiring): void {
     .option('--state <state>', 'active, paused or completed')
     .option('--prefix <prefix>', 'only keys starting with this')
     .option('--target <kind>', `only this target kind (${TARGET_KINDS.join(', ')})`)
+    .option('--label <key=value>', 'only schedules with this label (repeat: all must match)', collect, [])
     .option('--limit <n>', '1 to 1000 (default 100)')
     .option('--cursor <cursor>', 'the next page (printed after a full page)')
     .action(async (o: Common) => w.exit(await schedulesList(args(w.env, o), w.io)));
@@ -61,6 +65,14 @@ export function registerClient(program: Command, w: Wiring): void {
       // Not offered: refused with the reason (NO_HANDLERS) rather than as an unknown option.
       .addOption(new Option('--handler <name>').hideHelp())
       .option('--payload <json>', 'the JSON handed to the target')
+      .option('--summary <text>', 'your own description (the generated one stays beside it)')
+      .option(
+        '--label <key=value>',
+        'a label to find it by (repeat for several; replaces them all)',
+        collect,
+        [],
+      )
+      .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
       .addHelpText(

@@ -13,6 +13,8 @@ export interface ScheduleJson {
   spec: string;
   tz: string;
   description: string;
+  summary?: string | null;
+  labels?: Record<string, string>;
   target: { handler?: string; webhook?: { url: string } } & Record<string, unknown>;
   payload: unknown;
   policies: Record<string, unknown> & { retry?: Record<string, unknown> };
@@ -20,6 +22,8 @@ export interface ScheduleJson {
   version: number;
   nextFireAt: string | null;
   firedCount: number;
+  lastFiredAt?: string | null;
+  lastSucceededAt?: string | null;
   note: string | null;
   startAt: string | null;
   endAt: string | null;
@@ -37,6 +41,8 @@ export interface SchedulesListArgs extends ClientArgs {
   prefix?: string | undefined;
   /** Only this target kind (handler, webhook, ...). */
   target?: string | undefined;
+  /** Only schedules with every one of these labels, each `key=value` (or `key:value`). */
+  label?: string[] | undefined;
   limit?: string | number | undefined;
   cursor?: string | undefined;
 }
@@ -57,6 +63,12 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   payload?: string | undefined;
   /** A JSON file with the body (`spec`, `target`, `policies`, ...); the options above override its fields. */
   file?: string | undefined;
+  /** Free text kept beside the generated description. */
+  summary?: string | undefined;
+  /** Labels, each `key=value`; they replace the labels of --file. */
+  label?: string[] | undefined;
+  /** Create the schedule paused (ignored when it exists: use pause / resume). */
+  paused?: boolean | undefined;
   /** The version the update expects (If-Match). */
   ifMatch?: string | number | undefined;
   /** Reads --file and --script. Default: fs. */
@@ -152,6 +164,9 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
     body.target = { script: { ...settings, source } };
   }
   if (args.payload !== undefined) body.payload = parseJsonOption('--payload', args.payload);
+  if (args.summary !== undefined) body.summary = args.summary;
+  if (args.label !== undefined && args.label.length > 0) body.labels = parseLabelOptions(args.label);
+  if (args.paused === true) body.state = 'paused';
   if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
   if (body.target === undefined) {
     throw new ArgumentError('a target is required: --webhook URL, --script FILE, or "target" in --file');
@@ -160,6 +175,19 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
     throw new ArgumentError(NO_HANDLERS);
   }
   return body;
+}
+
+/** `--label k=v` options as a labels object; a key given twice is refused. */
+export function parseLabelOptions(options: readonly string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const text of options) {
+    const i = text.indexOf('=');
+    if (i <= 0) throw new ArgumentError(`--label must be key=value, such as jobType=email (got "${text}")`);
+    const key = text.slice(0, i);
+    if (key in labels) throw new ArgumentError(`--label ${key} is given twice`);
+    labels[key] = text.slice(i + 1);
+  }
+  return labels;
 }
 
 /** When it fires next: `paused` while paused (the API's nextFireAt is then null), else the instant or `none`. */
@@ -174,11 +202,26 @@ function details(s: ScheduleJson): string {
   const rows: [string, string][] = [
     ['key', s.key],
     ['description', s.description],
+    ...(s.summary ? [['summary', s.summary] as [string, string]] : []),
+    ...(s.labels && Object.keys(s.labels).length > 0
+      ? [
+          [
+            'labels',
+            Object.entries(s.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' '),
+          ] as [string, string],
+        ]
+      : []),
     ['spec', `${oneLine(s.spec)}  (${s.tz})`],
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
     ['next', nextText(s)],
-    ['fired', String(s.firedCount)],
+    [
+      'fired',
+      `${s.firedCount} run(s) executed; last fired ${s.lastFiredAt ?? 'never'}, ` +
+        `last succeeded ${s.lastSucceededAt ?? 'never'}`,
+    ],
     ['payload', JSON.stringify(s.payload ?? null)],
     [
       'policies',
@@ -198,6 +241,7 @@ export async function schedulesList(args: SchedulesListArgs, io: CliIo): Promise
         state: args.state,
         keyPrefix: args.prefix,
         target: args.target,
+        label: args.label,
         limit: args.limit,
         cursor: args.cursor,
       },
