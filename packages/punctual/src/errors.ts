@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   RUN_NOT_FOUND: 'no run with that id for this tenant',
   VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
   RUN_NOT_CANCELLABLE: 'the run already reached a final state',
+  RUN_NOT_RERUNNABLE:
+    'the run cannot run again: it is not final yet, or another run holds its occurrence (details.why)',
   CURSOR_INVALID: 'the page cursor was not returned by this listing (or was altered)',
   // Tenancy
   TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',

@@ -3,6 +3,7 @@
 export { createScheduler, Scheduler, DEFAULT_DATABASE_PATH } from './scheduler.js';
 export type { SchedulerOptions, ResolvedOptions } from './options.js';
 export { TenantApi, type PutResult } from './tenant-api.js';
+export { RERUNNABLE_STATES, type RerunRange, type RerunnableState } from './reruns.js';
 export { systemClock, offsetClock, type Clock, type CancelTimer } from './clock.js';
 export { EventBus, type PunctualEvents, type EventName, type Listener } from './events.js';
 export { PunctualError, ERROR_CODES, isPunctualError, type ErrorCode } from './errors.js';

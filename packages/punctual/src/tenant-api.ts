@@ -21,7 +21,15 @@ import { compileSpec } from './domain/spec/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
-import type { Page, PutScheduleRequest, PutScheduleResult, RunInsert, Store } from './store/store.js';
+import { refusalError, rerunRuns, runsInRange, type RerunRange } from './reruns.js';
+import type {
+  Page,
+  PutScheduleRequest,
+  PutScheduleResult,
+  RunInsert,
+  Store,
+  Transition,
+} from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 
 export interface EngineHooks {
@@ -284,6 +292,54 @@ export class TenantApi {
     for (const t of inserted) this.bus.emitTransition(t);
     if (inserted.length > 0) this.hooks.runsInserted(now);
     return inserted.map((t) => t.run);
+  }
+
+  /**
+   * Runs a final run again: new attempts of the same occurrence (the same run, its scheduledFor and occurrence
+   * id), due now, with the schedule's current version and retry budget. RUN_NOT_RERUNNABLE when it is not
+   * final yet or another run holds its occurrence; SCHEDULE_NOT_FOUND when its schedule was deleted.
+   */
+  async rerun(id: string): Promise<Run> {
+    const found = await this.store.getRun(this.tenantId, id);
+    if (!found) throw new PunctualError('RUN_NOT_FOUND', `no run "${id}"`, { id });
+    const s = await this.get(found.run.scheduleKey);
+    if (s?.id !== found.run.scheduleId) {
+      throw new PunctualError('SCHEDULE_NOT_FOUND', `the schedule of run "${id}" was deleted`, {
+        key: found.run.scheduleKey,
+      });
+    }
+    const now = this.clock.now();
+    const res = await rerunRuns(this.store, s, [id], now);
+    if (res.refused[0] !== undefined) throw refusalError(res.refused[0]);
+    return this.#announceReruns(res.transitions, now)[0]!;
+  }
+
+  /**
+   * Runs again the schedule's runs whose scheduledFor is in [from, to) and whose state is one of `states`
+   * (default dead), at most maxCatchup. Runs that cannot run again are listed in `refused`, not thrown.
+   */
+  async rerunRange(
+    key: string,
+    range: RerunRange,
+  ): Promise<{ runs: Run[]; refused: { id: string; code: string; message: string }[] }> {
+    const s = await this.require(key);
+    const ids = await runsInRange(this.store, s, range);
+    const now = this.clock.now();
+    const res =
+      ids.length === 0 ? { transitions: [], refused: [] } : await rerunRuns(this.store, s, ids, now);
+    return {
+      runs: this.#announceReruns(res.transitions, now),
+      refused: res.refused.map((r) => {
+        const e = refusalError(r);
+        return { id: r.runId, code: e.code, message: e.message };
+      }),
+    };
+  }
+
+  #announceReruns(transitions: Transition[], now: number): Run[] {
+    for (const t of transitions) this.bus.emitTransition(t);
+    if (transitions.length > 0) this.hooks.runsInserted(now);
+    return transitions.map((t) => t.run);
   }
 
   async getRun(id: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {

@@ -162,6 +162,33 @@ export interface Settlement {
   run: Run;
 }
 
+/** Final runs of one schedule to run again, as new attempts of the same occurrence (the same run). */
+export interface RerunRequest {
+  tenantId: string;
+  scheduleId: string;
+  /** The schedule's current version: a rerun runs it (its target and policies as they are now). */
+  scheduleVersion: number;
+  /** Attempts each rerun gets on top of those it used (the schedule's retry.maxAttempts). */
+  attempts: number;
+  runIds: readonly string[];
+  now: number;
+}
+
+export type RerunRefusal =
+  | { runId: string; why: 'notFound' }
+  | { runId: string; why: 'notFinal'; state: RunState }
+  | { runId: string; why: 'occurrenceTaken'; state: RunState; heldBy: string };
+
+export interface RerunResult {
+  /** The runs made `scheduled` again (due at now), in the order asked. */
+  transitions: Transition[];
+  /**
+   * Runs left as they were: not final yet, or their occurrence is held by another run. Unknown ids and runs
+   * of another schedule or tenant are `notFound`.
+   */
+  refused: RerunRefusal[];
+}
+
 export interface PruneRequest {
   now: number;
   /** Final runs finished before now - this are deleted (failures use failedRetentionMs). */
@@ -280,6 +307,12 @@ export interface Store {
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }>;
   /** Running runs whose lease lapsed: back to scheduled (the attempt counts) or dead when none remain. */
   reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]>;
+  /**
+   * Makes final runs `scheduled` again, due at `now`, in one transaction: reason `rerun`, no deadline, the
+   * schedule's current version, `attempts` more attempts; the attempts and the occurrence id are kept. A run
+   * without its occurrence key (skipped, cancelled) takes it back, unless another run holds it (refused).
+   */
+  rerunRuns(req: RerunRequest): Promise<RerunResult>;
   /** Cancels a run that is not final yet (a running one loses its lease). */
   cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined>;
   getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined>;

@@ -15,6 +15,7 @@ import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
 import { runTests } from './conformance/runs.js';
+import { rerunTests } from './conformance/reruns.js';
 import { scheduleTests } from './conformance/schedules.js';
 import { scheduleFieldTests } from './conformance/schedule-fields.js';
 import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
@@ -26,6 +27,7 @@ const GROUPS = {
   claim: claimTests,
   leases: leaseTests,
   runs: runTests,
+  reruns: rerunTests,
   tenancy: tenancyTests,
   clock: clockTests,
   tenants: tenantTests,

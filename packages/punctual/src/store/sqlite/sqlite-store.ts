@@ -23,6 +23,8 @@ import type {
   StoreCapabilities,
   StoreStats,
   Transition,
+  RerunRequest,
+  RerunResult,
 } from '../store.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
@@ -32,6 +34,7 @@ import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
+import { rerunRuns } from './sqlite-rerun.js';
 import {
   getRun,
   listRuns,
@@ -199,6 +202,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
     return reclaimExpiredLeases(this.sql, now, limit);
+  }
+
+  async rerunRuns(req: RerunRequest): Promise<RerunResult> {
+    return rerunRuns(this.sql, req);
   }
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
