@@ -321,9 +321,12 @@ export class TenantApi {
   async rerunRange(
     key: string,
     range: RerunRange,
+    opts: { beforeWrite?: (count: number) => Promise<void> } = {},
   ): Promise<{ runs: Run[]; refused: { id: string; code: string; message: string }[] }> {
     const s = await this.require(key);
     const ids = await runsInRange(this.store, s, range);
+    // E.g. a quota check by the caller, once the number of runs is known and before anything is written.
+    await opts.beforeWrite?.(ids.length);
     const now = this.clock.now();
     const res =
       ids.length === 0 ? { transitions: [], refused: [] } : await rerunRuns(this.store, s, ids, now);

@@ -3,7 +3,7 @@
 // authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
-import { LABEL_VALUE_MAX, LABELS_MAX, SUMMARY_MAX, TARGET_KINDS } from 'punctual';
+import { LABEL_VALUE_MAX, LABELS_MAX, RERUNNABLE_STATES, SUMMARY_MAX, TARGET_KINDS } from 'punctual';
 import { z } from 'zod';
 import {
   ERROR_LOGS_MAX_CHARS,
@@ -467,3 +467,26 @@ export const errorBody = z
 export function errors(...statuses: number[]): Record<number, typeof errorBody> {
   return Object.fromEntries([...statuses, 401, 429, 500].map((s) => [s, errorBody]));
 }
+
+export const rerunBody = z
+  .object({
+    from: instantInput.meta({ description: 'scheduledFor at or after this instant' }),
+    to: instantInput.meta({ description: 'scheduledFor before this instant' }),
+    states: z
+      .array(z.enum(RERUNNABLE_STATES))
+      .min(1)
+      .max(RERUNNABLE_STATES.length)
+      .optional()
+      .meta({ description: 'the states of the runs to run again (final states only; default ["dead"])' }),
+  })
+  .strict()
+  .meta({ id: 'RerunRange' });
+
+export const rerunResult = z
+  .object({
+    runs: z.array(run).meta({ description: 'the runs scheduled again, due now' }),
+    refused: z
+      .array(z.object({ id: z.string(), code: z.string(), message: z.string() }))
+      .meta({ description: 'runs of the range left as they were (RUN_NOT_RERUNNABLE)' }),
+  })
+  .meta({ id: 'RerunResult' });
