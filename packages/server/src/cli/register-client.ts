@@ -3,9 +3,10 @@
 // logic lives here: each action calls a command function with (args, io) and hands its exit code back.
 
 import { Option, type Command } from 'commander';
-import { TARGET_KINDS } from 'punctual';
+import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
+import { schedulesRerun } from './commands/schedules-rerun.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
-import { runsCancel, runsGet, runsList } from './commands/runs.js';
+import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
 import {
   schedulesBackfill,
   schedulesGet,
@@ -120,6 +121,23 @@ export function registerClient(program: Command, w: Wiring): void {
     w.exit(await schedulesBackfill({ ...args(w.env, o), key }, w.io)),
   );
 
+  client(
+    schedules
+      .command('rerun')
+      .description('run again the final runs of [from, to) (new attempts of the same occurrences)')
+      .argument('<key>')
+      .requiredOption('--from <instant>', 'the first scheduledFor (inclusive): ISO-8601 with Z or an offset')
+      .requiredOption('--to <instant>', 'the end (exclusive)')
+      .option(
+        '--state <state>',
+        `only runs in this state (repeat; default dead): ${RERUNNABLE_STATES.join(', ')}`,
+        collect,
+        [],
+      ),
+  ).action(async (key: string, o: Common & { from?: string; to?: string; state?: string[] }) =>
+    w.exit(await schedulesRerun({ ...args(w.env, o), key }, w.io)),
+  );
+
   const runs = program.command('runs').description("a tenant's runs, through the HTTP API");
   client(runs.command('ls').description('list runs, newest first'))
     .option('--schedule <key>', "only this schedule's runs")
@@ -135,6 +153,12 @@ export function registerClient(program: Command, w: Wiring): void {
   client(runs.command('cancel').description('cancel a run that has not finished').argument('<id>')).action(
     async (id: string, o: Common) => w.exit(await runsCancel({ ...args(w.env, o), id }, w.io)),
   );
+  client(
+    runs
+      .command('rerun')
+      .description('run a finished run again (new attempts of the same occurrence, due now)')
+      .argument('<id>'),
+  ).action(async (id: string, o: Common) => w.exit(await runsRerun({ ...args(w.env, o), id }, w.io)));
 
   const kv = program
     .command('kv')

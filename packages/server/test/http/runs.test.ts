@@ -134,7 +134,9 @@ describe('POST /v1/runs/{id}/cancel', () => {
 
 describe('reruns', () => {
   /** A schedule whose handler fails until `fixed.value` is true, and one dead manual run of it. */
-  async function deadRun(fixed: { value: boolean }): Promise<{ id: string; occurrenceId: string; scheduledFor: string }> {
+  async function deadRun(fixed: {
+    value: boolean;
+  }): Promise<{ id: string; occurrenceId: string; scheduledFor: string }> {
     t.scheduler.handle('flaky', () => {
       if (!fixed.value) throw new Error('bug');
     });
