@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   BROKER_CONFIG_INVALID:
     'the operator broker configuration is invalid (details.connection names the connection)',
   BROKER_CLIENT_MISSING: "the broker's client library is not installed in this process",
+  ID_TEMPLATE_INVALID:
+    'a target idTemplate is invalid: an unknown placeholder, no placeholder, or a character not allowed (details.field)',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',

@@ -34,6 +34,13 @@ export {
   type MisfirePolicy,
 } from './domain/policies.js';
 export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
+export {
+  ID_TEMPLATE_MAX,
+  ID_TEMPLATE_PLACEHOLDERS,
+  messageId,
+  parseIdTemplate,
+  type IdTemplatePlaceholder,
+} from './domain/message-id.js';
 export { previewSpec } from './domain/spec/preview-spec.js';
 export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/spec/compile-spec.js';

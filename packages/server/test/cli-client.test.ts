@@ -153,6 +153,21 @@ describe('schedules', () => {
     expect(bad.out + bad.err).toContain('--label must be key=value');
   });
 
+  it('puts --id-template on the webhook target; refuses it for a script and an unknown placeholder', async () => {
+    const put = (extra: Record<string, unknown>) =>
+      run(schedulesPut, { env, key: 'ids.webhook', spec: '0 9 * * *', json: true, ...extra });
+    const ok = parse((await put({ webhook: hook, idTemplate: '{key}-{scheduledForSeconds}' })).out);
+    expect(ok.target).toEqual({ webhook: { url: hook, idTemplate: '{key}-{scheduledForSeconds}' } });
+    const unknown = await put({ webhook: hook, idTemplate: '{key}-{when}' });
+    expect(unknown.code).not.toBe(0);
+    expect(parse(unknown.out)).toMatchObject({ error: { code: 'ID_TEMPLATE_INVALID' } });
+    const script = join(dir, 'ids.js');
+    writeFileSync(script, 'export default () => 1;\n');
+    const refused = await put({ script, idTemplate: '{key}' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out + refused.err).toContain('--id-template needs a webhook or broker target');
+  });
+
   it('puts from a --file that options override, and refuses contradictions before any request', async () => {
     const file = join(dir, 'schedule.json');
     writeFileSync(

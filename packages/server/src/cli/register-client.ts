@@ -73,6 +73,10 @@ export function registerClient(program: Command, w: Wiring): void {
         collect,
         [],
       )
+      .option(
+        '--id-template <template>',
+        "the message id of a webhook or broker target, e.g. '{key}-{scheduledForSeconds}' (default: the occurrence id)",
+      )
       .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')

@@ -3,7 +3,14 @@
 // authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
-import { LABEL_VALUE_MAX, LABELS_MAX, RERUNNABLE_STATES, SUMMARY_MAX, TARGET_KINDS } from 'punctual';
+import {
+  ID_TEMPLATE_PLACEHOLDERS,
+  LABEL_VALUE_MAX,
+  LABELS_MAX,
+  RERUNNABLE_STATES,
+  SUMMARY_MAX,
+  TARGET_KINDS,
+} from 'punctual';
 import { z } from 'zod';
 import {
   ERROR_LOGS_MAX_CHARS,
@@ -65,12 +72,22 @@ function optionalBody<T extends z.ZodObject>(schema: T) {
 
 // ── schedules ──────────────────────────────────────────────────────────────────────────────────────────
 
+/** A message id template; the library checks the placeholders (ID_TEMPLATE_INVALID). */
+const idTemplate = z
+  .string()
+  .optional()
+  .meta({
+    description: `the message id as a template (default: the occurrence id); placeholders: ${ID_TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+    example: '{key}-{scheduledForSeconds}',
+  });
+
 const webhook = z
   .object({
     url: z.string().min(1).max(2048),
     method: z.enum(['POST', 'PUT', 'PATCH']).optional(),
     headers: z.record(z.string().max(256), z.string().max(4096)).optional(),
     timeoutMs: z.number().int().optional(),
+    idTemplate,
   })
   .strict();
 
@@ -82,12 +99,14 @@ const redis = z
     connection: brokerName.meta({ description: "the operator's redis connection" }),
     stream: brokerName,
     maxLen: z.number().int().optional().meta({ description: 'trim with MAXLEN ~ n (1 to 1e9)' }),
+    idTemplate,
   })
   .strict();
 const nats = z
   .object({
     connection: brokerName.meta({ description: "the operator's nats connection" }),
     subject: brokerName,
+    idTemplate,
   })
   .strict();
 const amqp = z
@@ -95,6 +114,7 @@ const amqp = z
     connection: brokerName.meta({ description: "the operator's amqp connection" }),
     exchange: brokerName.optional().meta({ description: 'default: the default exchange' }),
     routingKey: brokerName,
+    idTemplate,
   })
   .strict();
 const script = z

@@ -501,3 +501,22 @@ describe('schedule fields: summary, labels, create paused, execution record', ()
     expect(s).toMatchObject({ firedCount: 1, lastFiredAt: START, lastSucceededAt: START });
   });
 });
+
+describe('message id templates', () => {
+  it('saves a webhook idTemplate and refuses an unknown placeholder with 400 ID_TEMPLATE_INVALID', async () => {
+    t = await testApp();
+    const target = (idTemplate: string) => ({ webhook: { url: 'https://example.com/hook', idTemplate } });
+    const ok = await put('ids', scheduleBody({ target: target('{key}-{scheduledForSeconds}') }));
+    expect(ok.statusCode).toBe(201);
+    expect(json(ok).target).toEqual(target('{key}-{scheduledForSeconds}'));
+    const bad = await put('ids2', scheduleBody({ target: target('{key}-{when}') }));
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad)).toMatchObject({
+      error: {
+        code: 'ID_TEMPLATE_INVALID',
+        details: { field: 'target.webhook.idTemplate', placeholder: 'when' },
+      },
+    });
+    expect((await t.request({ method: 'GET', url: '/v1/schedules/ids2', as: 'acme' })).statusCode).toBe(404);
+  });
+});

@@ -67,6 +67,8 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   summary?: string | undefined;
   /** Labels, each `key=value`; they replace the labels of --file. */
   label?: string[] | undefined;
+  /** The message id template of the webhook or broker target (`{key}-{scheduledForSeconds}`). */
+  idTemplate?: string | undefined;
   /** Create the schedule paused (ignored when it exists: use pause / resume). */
   paused?: boolean | undefined;
   /** The version the update expects (If-Match). */
@@ -174,7 +176,19 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
   if (typeof body.target === 'object' && body.target !== null && 'handler' in body.target) {
     throw new ArgumentError(NO_HANDLERS);
   }
+  if (args.idTemplate !== undefined) body.target = withIdTemplate(body.target, args.idTemplate);
   return body;
+}
+
+/** The target with its idTemplate set: webhook and broker targets carry one; a script target has no message. */
+function withIdTemplate(target: unknown, idTemplate: string): Record<string, unknown> {
+  const t = target as Record<string, unknown>;
+  const [kind] = Object.keys(t);
+  const inner = kind === undefined ? undefined : t[kind];
+  if (kind === undefined || kind === 'script' || typeof inner !== 'object' || inner === null) {
+    throw new ArgumentError('--id-template needs a webhook or broker target (--webhook, or one in --file)');
+  }
+  return { [kind]: { ...(inner as Record<string, unknown>), idTemplate } };
 }
 
 /** `--label k=v` options as a labels object; a key given twice is refused. */
