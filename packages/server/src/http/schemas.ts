@@ -274,6 +274,9 @@ export const schedule = z
     firedCount: z
       .number()
       .meta({ description: 'runs executed to an outcome (succeeded or dead); not occurrences materialised' }),
+    materializedCount: z
+      .number()
+      .meta({ description: 'occurrences materialised so far: what maxRuns limits' }),
     lastFiredAt: instant
       .nullable()
       .meta({ description: 'when the latest executed run started delivery; null when none yet' }),

@@ -35,6 +35,7 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     version: x.version,
     nextFireAt: isoOrNull(nextFireAt),
     firedCount: x.firedCount,
+    materializedCount: x.materializedCount,
     lastFiredAt: isoOrNull(x.lastFiredAt),
     lastSucceededAt: isoOrNull(x.lastSucceededAt),
     note: x.note,

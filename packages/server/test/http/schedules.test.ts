@@ -45,6 +45,7 @@ describe('PUT /v1/schedules/{key}', () => {
         'version',
         'nextFireAt',
         'firedCount',
+        'materializedCount',
         'lastFiredAt',
         'lastSucceededAt',
         'note',
@@ -493,7 +494,12 @@ describe('schedule fields: summary, labels, create paused, execution record', ()
 
   it('shows firedCount, lastFiredAt and lastSucceededAt once a run has executed', async () => {
     t = await testApp({ start: true });
-    expect(json(await put('k'))).toMatchObject({ firedCount: 0, lastFiredAt: null, lastSucceededAt: null });
+    expect(json(await put('k'))).toMatchObject({
+      firedCount: 0,
+      materializedCount: 0,
+      lastFiredAt: null,
+      lastSucceededAt: null,
+    });
     const succeeded = new Promise<void>((resolve) => t.scheduler.on('run:succeeded', () => resolve()));
     await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'acme' });
     await succeeded;
