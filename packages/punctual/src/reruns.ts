@@ -6,7 +6,7 @@
 import { PunctualError } from './errors.js';
 import type { Run, RunState } from './domain/run.js';
 import { parseInstant, type Schedule } from './domain/schedule.js';
-import type { RerunRefusal, RerunResult, Store } from './store/store.js';
+import type { RerunRefusal, RerunResult, Store, Transition } from './store/store.js';
 
 /** The states a run may be re-run from: the final ones. */
 export const RERUNNABLE_STATES = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
@@ -98,4 +98,55 @@ export async function runsInRange(store: Store, s: Schedule, range: RerunRange):
     } while (cursor !== undefined);
   }
   return ids;
+}
+
+/** A run of a range that was left as it was, as the API shows it. */
+export interface RerunRefused {
+  id: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Reruns one run: RUN_NOT_FOUND, SCHEDULE_NOT_FOUND (its schedule was deleted, even if the key was reused) or
+ * RUN_NOT_RERUNNABLE when it cannot; its transition otherwise.
+ */
+export async function rerunOne(
+  store: Store,
+  tenantId: string,
+  id: string,
+  now: number,
+): Promise<Transition[]> {
+  const found = await store.getRun(tenantId, id);
+  if (!found) throw new PunctualError('RUN_NOT_FOUND', `no run "${id}"`, { id });
+  const s = await store.getSchedule(tenantId, found.run.scheduleKey);
+  if (s?.id !== found.run.scheduleId) {
+    throw new PunctualError('SCHEDULE_NOT_FOUND', `the schedule of run "${id}" was deleted`, {
+      key: found.run.scheduleKey,
+    });
+  }
+  const res = await rerunRuns(store, s, [id], now);
+  if (res.refused[0] !== undefined) throw refusalError(res.refused[0]);
+  return res.transitions;
+}
+
+/** Reruns the runs of `s` in the range; `beforeWrite` sees how many were found before anything is written. */
+export async function rerunInRange(
+  store: Store,
+  s: Schedule,
+  range: RerunRange,
+  now: number,
+  beforeWrite?: (count: number) => Promise<void>,
+): Promise<{ transitions: Transition[]; refused: RerunRefused[] }> {
+  const ids = await runsInRange(store, s, range);
+  await beforeWrite?.(ids.length);
+  if (ids.length === 0) return { transitions: [], refused: [] };
+  const res = await rerunRuns(store, s, ids, now);
+  return {
+    transitions: res.transitions,
+    refused: res.refused.map((r) => {
+      const e = refusalError(r);
+      return { id: r.runId, code: e.code, message: e.message };
+    }),
+  };
 }

@@ -21,7 +21,7 @@ import { compileSpec } from './domain/spec/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
-import { refusalError, rerunRuns, runsInRange, type RerunRange } from './reruns.js';
+import { rerunInRange, rerunOne, type RerunRange, type RerunRefused } from './reruns.js';
 import type {
   Page,
   PutScheduleRequest,
@@ -300,43 +300,24 @@ export class TenantApi {
    * final yet or another run holds its occurrence; SCHEDULE_NOT_FOUND when its schedule was deleted.
    */
   async rerun(id: string): Promise<Run> {
-    const found = await this.store.getRun(this.tenantId, id);
-    if (!found) throw new PunctualError('RUN_NOT_FOUND', `no run "${id}"`, { id });
-    const s = await this.get(found.run.scheduleKey);
-    if (s?.id !== found.run.scheduleId) {
-      throw new PunctualError('SCHEDULE_NOT_FOUND', `the schedule of run "${id}" was deleted`, {
-        key: found.run.scheduleKey,
-      });
-    }
     const now = this.clock.now();
-    const res = await rerunRuns(this.store, s, [id], now);
-    if (res.refused[0] !== undefined) throw refusalError(res.refused[0]);
-    return this.#announceReruns(res.transitions, now)[0]!;
+    return this.#announceReruns(await rerunOne(this.store, this.tenantId, id, now), now)[0]!;
   }
 
   /**
    * Runs again the schedule's runs whose scheduledFor is in [from, to) and whose state is one of `states`
    * (default dead), at most maxCatchup. Runs that cannot run again are listed in `refused`, not thrown.
+   * `beforeWrite` (e.g. a quota check) is called with the number of runs found, before anything is written.
    */
   async rerunRange(
     key: string,
     range: RerunRange,
     opts: { beforeWrite?: (count: number) => Promise<void> } = {},
-  ): Promise<{ runs: Run[]; refused: { id: string; code: string; message: string }[] }> {
+  ): Promise<{ runs: Run[]; refused: RerunRefused[] }> {
     const s = await this.require(key);
-    const ids = await runsInRange(this.store, s, range);
-    // E.g. a quota check by the caller, once the number of runs is known and before anything is written.
-    await opts.beforeWrite?.(ids.length);
     const now = this.clock.now();
-    const res =
-      ids.length === 0 ? { transitions: [], refused: [] } : await rerunRuns(this.store, s, ids, now);
-    return {
-      runs: this.#announceReruns(res.transitions, now),
-      refused: res.refused.map((r) => {
-        const e = refusalError(r);
-        return { id: r.runId, code: e.code, message: e.message };
-      }),
-    };
+    const res = await rerunInRange(this.store, s, range, now, opts.beforeWrite);
+    return { runs: this.#announceReruns(res.transitions, now), refused: res.refused };
   }
 
   #announceReruns(transitions: Transition[], now: number): Run[] {
