@@ -21,11 +21,15 @@ export const ERROR_CODES = {
   BROKER_CONFIG_INVALID:
     'the operator broker configuration is invalid (details.connection names the connection)',
   BROKER_CLIENT_MISSING: "the broker's client library is not installed in this process",
+  ID_TEMPLATE_INVALID:
+    'a target idTemplate is invalid: an unknown placeholder, no placeholder, or a character not allowed (details.field)',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',
   VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
   RUN_NOT_CANCELLABLE: 'the run already reached a final state',
+  RUN_NOT_RERUNNABLE:
+    'the run cannot run again: it is not final yet, or another run holds its occurrence (details.why)',
   CURSOR_INVALID: 'the page cursor was not returned by this listing (or was altered)',
   // Tenancy
   TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',

@@ -79,7 +79,8 @@ export class EventBus {
     const run = t.run;
     switch (t.to) {
       case 'scheduled':
-        if (t.from === null) this.emit('run:scheduled', { run });
+        // A rerun is scheduled again from a final state: announced as scheduled, like a new run.
+        if (t.from === null || run.reason === 'rerun') this.emit('run:scheduled', { run });
         else if (run.reason === 'leaseExpired') this.emit('lease:reclaimed', { run });
         else if (run.reason === 'checkAgain') this.emit('run:checkAgain', { run });
         else if (run.reason === 'released') this.emit('run:released', { run });

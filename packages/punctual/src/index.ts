@@ -3,6 +3,7 @@
 export { createScheduler, Scheduler, DEFAULT_DATABASE_PATH } from './scheduler.js';
 export type { SchedulerOptions, ResolvedOptions } from './options.js';
 export { TenantApi, type PutResult } from './tenant-api.js';
+export { RERUNNABLE_STATES, type RerunRange, type RerunnableState } from './reruns.js';
 export { systemClock, offsetClock, type Clock, type CancelTimer } from './clock.js';
 export { EventBus, type PunctualEvents, type EventName, type Listener } from './events.js';
 export { PunctualError, ERROR_CODES, isPunctualError, type ErrorCode } from './errors.js';
@@ -13,7 +14,17 @@ export type { Outcome } from './domain/outcome.js';
 export type { Json } from './domain/json.js';
 export { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES } from './domain/json-limits.js';
 export type { Run, RunState, RunKind, RunReason, RunError, Attempt } from './domain/run.js';
-export { DEFAULT_TENANT, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
+export {
+  DEFAULT_TENANT,
+  LABELS_MAX,
+  LABEL_KEY_RE,
+  LABEL_VALUE_MAX,
+  SUMMARY_MAX,
+  parseLabelFilter,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleState,
+} from './domain/schedule.js';
 export { nextFireOf } from './domain/next-fire.js';
 export {
   DEFAULT_POLICIES,
@@ -23,6 +34,13 @@ export {
   type MisfirePolicy,
 } from './domain/policies.js';
 export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
+export {
+  ID_TEMPLATE_MAX,
+  ID_TEMPLATE_PLACEHOLDERS,
+  messageId,
+  parseIdTemplate,
+  type IdTemplatePlaceholder,
+} from './domain/message-id.js';
 export { previewSpec } from './domain/timing/preview-spec.js';
 export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/timing/compile-spec.js';

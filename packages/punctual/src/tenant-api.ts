@@ -10,6 +10,7 @@ import {
   checkPayload,
   compileStored,
   normalizeSchedule,
+  parseLabels,
   parseInstant,
   type Schedule,
   type ScheduleInput,
@@ -20,7 +21,15 @@ import { compileSpec } from './domain/timing/compile-spec.js';
 import { targetKind, type TargetKind } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
-import type { Page, PutScheduleRequest, PutScheduleResult, RunInsert, Store } from './store/store.js';
+import { rerunInRange, rerunOne, type RerunRange, type RerunRefused } from './reruns.js';
+import type {
+  Page,
+  PutScheduleRequest,
+  PutScheduleResult,
+  RunInsert,
+  Store,
+  Transition,
+} from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 
 export interface EngineHooks {
@@ -120,7 +129,9 @@ export class TenantApi {
       startAt: draft.startAt,
       endAt: draft.endAt,
     });
-    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, now };
+    // `state` applies when the schedule is created only; an update keeps the stored state (pause / resume).
+    const initialState = existing === undefined ? input.state : undefined;
+    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, initialState, now };
   }
 
   #announce(res: PutScheduleResult): PutResult {
@@ -147,11 +158,14 @@ export class TenantApi {
       state?: ScheduleState;
       targetKind?: string;
       keyPrefix?: string;
+      /** Only schedules with every one of these labels (key → value). */
+      labels?: Record<string, string>;
       cursor?: string;
       limit?: number;
     } = {},
   ): Promise<Page<Schedule>> {
-    return this.store.listSchedules({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
+    const labels = q.labels === undefined ? undefined : Object.entries(parseLabels(q.labels));
+    return this.store.listSchedules({ ...q, labels, tenantId: this.tenantId, limit: clampLimit(q.limit) });
   }
 
   /**
@@ -278,6 +292,38 @@ export class TenantApi {
     for (const t of inserted) this.bus.emitTransition(t);
     if (inserted.length > 0) this.hooks.runsInserted(now);
     return inserted.map((t) => t.run);
+  }
+
+  /**
+   * Runs a final run again: new attempts of the same occurrence (the same run, its scheduledFor and occurrence
+   * id), due now, with the schedule's current version and retry budget. RUN_NOT_RERUNNABLE when it is not
+   * final yet or another run holds its occurrence; SCHEDULE_NOT_FOUND when its schedule was deleted.
+   */
+  async rerun(id: string): Promise<Run> {
+    const now = this.clock.now();
+    return this.#announceReruns(await rerunOne(this.store, this.tenantId, id, now), now)[0]!;
+  }
+
+  /**
+   * Runs again the schedule's runs whose scheduledFor is in [from, to) and whose state is one of `states`
+   * (default dead), at most maxCatchup. Runs that cannot run again are listed in `refused`, not thrown.
+   * `beforeWrite` (e.g. a quota check) is called with the number of runs found, before anything is written.
+   */
+  async rerunRange(
+    key: string,
+    range: RerunRange,
+    opts: { beforeWrite?: (count: number) => Promise<void> } = {},
+  ): Promise<{ runs: Run[]; refused: RerunRefused[] }> {
+    const s = await this.require(key);
+    const now = this.clock.now();
+    const res = await rerunInRange(this.store, s, range, now, opts.beforeWrite);
+    return { runs: this.#announceReruns(res.transitions, now), refused: res.refused };
+  }
+
+  #announceReruns(transitions: Transition[], now: number): Run[] {
+    for (const t of transitions) this.bus.emitTransition(t);
+    if (transitions.length > 0) this.hooks.runsInserted(now);
+    return transitions.map((t) => t.run);
   }
 
   async getRun(id: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {

@@ -13,7 +13,8 @@ import { pino } from 'pino';
 import type { Run } from 'punctual';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kvGet, kvList, kvPut, kvRemove } from '../src/cli/commands/kv.js';
-import { runsCancel, runsGet } from '../src/cli/commands/runs.js';
+import { runsCancel, runsGet, runsRerun } from '../src/cli/commands/runs.js';
+import { schedulesRerun } from '../src/cli/commands/schedules-rerun.js';
 import {
   NO_HANDLERS,
   schedulesBackfill,
@@ -312,5 +313,48 @@ describe('runs get', () => {
     expect(shown.out).toContain('\n             logs\n               looking for order 42\n');
     expect(shown.out).toMatch(/\nattempts\n {2}#1 \S+ → \S+ failed {2}SCRIPT_FAILED .*\n {6}stack\n/);
     expect(shown.out).toContain('\n      logs\n        looking for order 42\n');
+  });
+});
+
+describe('runs rerun and schedules rerun', () => {
+  it('runs a dead run again with the fixed target, then reruns a range by state', async () => {
+    const body = (url: string) => {
+      const file = join(dir, `rerun-${url.length}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          spec: '0 0 1 1 *',
+          target: { webhook: { url } },
+          policies: { retry: { maxAttempts: 1 } },
+        }),
+      );
+      return file;
+    };
+    // Nothing listens on port 1: the delivery fails and, with one attempt, the run is dead.
+    expect((await run(schedulesPut, { env, key: 'rerun', file: body('http://127.0.0.1:1/x') })).err).toBe('');
+    const dead = next('run:dead', 'rerun');
+    await run(schedulesTrigger, { env, key: 'rerun' });
+    const died = await dead;
+    expect((await run(schedulesPut, { env, key: 'rerun', file: body(`${hook}/ok`) })).err).toBe('');
+
+    const done = next('run:succeeded', 'rerun');
+    const again = await run(runsRerun, { env, id: died.id });
+    expect(again).toMatchObject({ code: 0, err: '' });
+    expect(again.out).toBe(
+      `punctual: run ${died.id} of rerun (scheduled for ${new Date(died.scheduledFor).toISOString()}) is scheduled again\n`,
+    );
+    expect((await done).id).toBe(died.id);
+
+    const from = new Date(died.scheduledFor).toISOString();
+    const to = new Date(died.scheduledFor + 1).toISOString();
+    const none = await run(schedulesRerun, { env, key: 'rerun', from, to });
+    expect(none.out).toContain('(dead): no run scheduled again');
+    const succeededAgain = next('run:succeeded', 'rerun');
+    const bulk = await run(schedulesRerun, { env, key: 'rerun', from, to, state: ['succeeded'], json: true });
+    expect(parse(bulk.out)).toMatchObject({ runs: [{ id: died.id, state: 'scheduled' }], refused: [] });
+    await succeededAgain;
+    const bad = await run(schedulesRerun, { env, key: 'rerun', from, to, state: ['running'] });
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toContain('--state must be a final state');
   });
 });

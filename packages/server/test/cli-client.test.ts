@@ -119,6 +119,55 @@ describe('schedules', () => {
     expect(ls.out).toMatch(/\nreports\.daily\s+active\s+0 10 \* \* 1-5\s+Europe\/Paris\s+\S+\s+webhook /);
   });
 
+  it('puts a summary, labels (--label k=v) and --paused; ls --label filters; get shows them', async () => {
+    const put = (key: string, extra: Record<string, unknown>) =>
+      run(schedulesPut, { env, key, spec: '0 9 * * *', webhook: hook, json: true, ...extra });
+    const created = parse(
+      (
+        await put('labelled.mail', {
+          summary: 'Digest for sales',
+          label: ['jobType=email', 'team=sales'],
+          paused: true,
+        })
+      ).out,
+    );
+    expect(created).toMatchObject({
+      summary: 'Digest for sales',
+      labels: { jobType: 'email', team: 'sales' },
+      state: 'paused',
+    });
+    await put('labelled.sms', { label: ['jobType=sms'] });
+    const ls = await run(schedulesList, { env, prefix: 'labelled.', label: ['jobType=email'] });
+    expect(ls.out).toMatch(/\nlabelled\.mail\s+paused\s/);
+    expect(ls.out).not.toContain('labelled.sms');
+    const both = parse(
+      (await run(schedulesList, { env, label: ['jobType:email', 'team=sales'], json: true })).out,
+    );
+    expect(both.items.map((x: { key: string }) => x.key)).toEqual(['labelled.mail']);
+    const got = await run(schedulesGet, { env, key: 'labelled.mail' });
+    expect(got.out).toContain('summary     Digest for sales');
+    expect(got.out).toContain('labels      jobType=email team=sales');
+    expect(got.out).toContain('fired       0 run(s) executed; last fired never, last succeeded never');
+    const bad = await put('labelled.bad', { label: ['jobType'] });
+    expect(bad.code).not.toBe(0);
+    expect(bad.out + bad.err).toContain('--label must be key=value');
+  });
+
+  it('puts --id-template on the webhook target; refuses it for a script and an unknown placeholder', async () => {
+    const put = (extra: Record<string, unknown>) =>
+      run(schedulesPut, { env, key: 'ids.webhook', spec: '0 9 * * *', json: true, ...extra });
+    const ok = parse((await put({ webhook: hook, idTemplate: '{key}-{scheduledForSeconds}' })).out);
+    expect(ok.target).toEqual({ webhook: { url: hook, idTemplate: '{key}-{scheduledForSeconds}' } });
+    const unknown = await put({ webhook: hook, idTemplate: '{key}-{when}' });
+    expect(unknown.code).not.toBe(0);
+    expect(parse(unknown.out)).toMatchObject({ error: { code: 'ID_TEMPLATE_INVALID' } });
+    const script = join(dir, 'ids.js');
+    writeFileSync(script, 'export default () => 1;\n');
+    const refused = await put({ script, idTemplate: '{key}' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out + refused.err).toContain('--id-template needs a webhook or broker target');
+  });
+
   it('puts from a --file that options override, and refuses contradictions before any request', async () => {
     const file = join(dir, 'schedule.json');
     writeFileSync(

@@ -51,7 +51,7 @@ export interface PlanOptions {
 export function planMaterialization(
   schedule: Pick<
     Schedule,
-    'key' | 'nextFireAt' | 'firedCount' | 'maxRuns' | 'policies' | 'jitterMs' | 'specKind'
+    'key' | 'nextFireAt' | 'materializedCount' | 'maxRuns' | 'policies' | 'jitterMs' | 'specKind'
   >,
   nextAfter: (after: number) => number | null,
   opts: PlanOptions,
@@ -64,7 +64,7 @@ export function planMaterialization(
   let fired = 0;
   let t = schedule.nextFireAt;
   const remaining = (): boolean =>
-    schedule.maxRuns === null || schedule.firedCount + fired < schedule.maxRuns;
+    schedule.maxRuns === null || schedule.materializedCount + fired < schedule.maxRuns;
 
   const toRun = (at: number): PlannedRun => ({
     scheduledFor: at,

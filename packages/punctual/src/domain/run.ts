@@ -35,6 +35,7 @@ export type RunReason =
   | 'updated' // the schedule changed and this pending run belonged to the old version
   | 'deleted' // the schedule was deleted
   | 'pausedCancel' // the schedule was paused with cancelPending
+  | 'rerun' // a final run asked to run again (new attempts of the same occurrence)
   | 'manual'; // cancelled by hand
 
 export interface RunError {

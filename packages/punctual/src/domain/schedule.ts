@@ -29,7 +29,22 @@ export interface ScheduleInput {
   maxRuns?: number | null | undefined;
   /** Milliseconds or a duration string ("30s", "PT5M"). */
   jitter?: number | string | undefined;
+  /** Free text the user writes about the schedule (`description` is generated from the spec). */
+  summary?: string | null | undefined;
+  /** Key/value strings to find schedules by (see LABELS_MAX and LABEL_KEY_RE). */
+  labels?: Record<string, string> | null | undefined;
+  /** Only when the schedule is created: `paused` creates it paused. Ignored on an update (pause / resume). */
+  state?: 'active' | 'paused' | undefined;
 }
+
+/** At most this many labels per schedule. */
+export const LABELS_MAX = 20;
+/** A label key: 1-63 letters, digits and . _ / - (starting with a letter or digit). */
+export const LABEL_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/;
+/** A label value: at most this many characters. */
+export const LABEL_VALUE_MAX = 200;
+/** A summary: at most this many characters. */
+export const SUMMARY_MAX = 2000;
 
 /** The validated, normalised schedule content: everything a version captures. */
 export interface ScheduleDraft {
@@ -45,7 +60,12 @@ export interface ScheduleDraft {
   endAt: number | null;
   maxRuns: number | null;
   jitterMs: number;
+  /** Generated from the spec, in English ("every day at 09:00"). */
   description: string;
+  /** The user's own free text; null when none. */
+  summary: string | null;
+  /** Key/value strings ({} when none). */
+  labels: Record<string, string>;
 }
 
 export interface Schedule extends ScheduleDraft {
@@ -55,7 +75,13 @@ export interface Schedule extends ScheduleDraft {
   /** Nominal instant of the next occurrence not yet materialised; null when none remain. */
   nextFireAt: number | null;
   /** Occurrences materialised so far (maxRuns counts these). */
+  materializedCount: number;
+  /** Runs executed to an outcome: settled by a worker as succeeded or dead (not skipped, expired, cancelled). */
   firedCount: number;
+  /** When the latest executed run (counted in firedCount) started delivery; null when none yet. */
+  lastFiredAt: number | null;
+  /** When the latest run of this schedule succeeded; null when none yet. */
+  lastSucceededAt: number | null;
   pausedAt: number | null;
   note: string | null;
   createdAt: number;
@@ -122,6 +148,10 @@ export function normalizeSchedule(
     if (!Number.isInteger(jitterMs) || jitterMs < 0 || jitterMs > 24 * 3_600_000)
       throw field('jitter', 'must be between 0 and 24h');
   }
+  const summary = parseSummary(input.summary);
+  const labels = parseLabels(input.labels);
+  if (input.state !== undefined && input.state !== 'active' && input.state !== 'paused')
+    throw field('state', 'must be "active" or "paused" (on create)');
   const target = parseTarget(input.target);
   const policies = resolvePolicies(input.policies);
   const payload = input.payload === undefined ? null : input.payload;
@@ -147,7 +177,47 @@ export function normalizeSchedule(
     maxRuns,
     jitterMs,
     description: compiled.description,
+    summary,
+    labels,
   };
+}
+
+function parseSummary(v: unknown): string | null {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v !== 'string') throw field('summary', 'must be a string');
+  if (v.length > SUMMARY_MAX) throw field('summary', `must be at most ${SUMMARY_MAX} characters`);
+  return v;
+}
+
+/** Validates labels: a plain object of at most LABELS_MAX string values, keys sorted. */
+export function parseLabels(v: unknown): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw field('labels', 'must be an object of strings');
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+  if (entries.length > LABELS_MAX) throw field('labels', `must have at most ${LABELS_MAX} entries`);
+  const out: Record<string, string> = {};
+  for (const [k, x] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!LABEL_KEY_RE.test(k))
+      throw field('labels', `key "${k.slice(0, 80)}" must be 1-63 letters, digits and . _ / -`);
+    if (typeof x !== 'string' || x.length > LABEL_VALUE_MAX)
+      throw field('labels', `value of "${k}" must be a string of at most ${LABEL_VALUE_MAX} characters`);
+    out[k] = x;
+  }
+  return out;
+}
+
+/**
+ * Parses a label filter "key:value" (or "key=value"); SCHEDULE_INVALID with field `label` when malformed.
+ */
+export function parseLabelFilter(text: string): [string, string] {
+  const i = text.search(/[:=]/);
+  const k = i < 0 ? '' : text.slice(0, i);
+  if (!LABEL_KEY_RE.test(k)) {
+    throw new PunctualError('SCHEDULE_INVALID', `label filter "${text.slice(0, 80)}" must be key:value`, {
+      field: 'label',
+    });
+  }
+  return [k, text.slice(i + 1)];
 }
 
 /**
@@ -201,6 +271,8 @@ const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'maxRuns',
   'jitterMs',
   'description',
+  'summary',
+  'labels',
 ];
 
 /**

@@ -3,24 +3,32 @@
 // the broker drivers' check); delivery lives in src/targets/. It must never perform I/O.
 
 import { PunctualError } from '../errors.js';
+import { parseIdTemplate } from './message-id.js';
 
 export interface HandlerTarget {
   handler: string;
 }
 export interface WebhookTarget {
-  webhook: { url: string; method?: string; headers?: Record<string, string>; timeoutMs?: number };
+  webhook: {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    /** The message id (`webhook-id`, body `id`) as a template (message-id.ts); default: the occurrence id. */
+    idTemplate?: string;
+  };
 }
 /** A Redis Streams target: `XADD` to `stream` on the operator's connection named `connection`. */
 export interface RedisTarget {
-  redis: { connection: string; stream: string; maxLen?: number };
+  redis: { connection: string; stream: string; maxLen?: number; idTemplate?: string };
 }
 /** A NATS JetStream target: a publish to `subject` on the operator's connection named `connection`. */
 export interface NatsTarget {
-  nats: { connection: string; subject: string };
+  nats: { connection: string; subject: string; idTemplate?: string };
 }
 /** A RabbitMQ target: a publish to `exchange` (default: the default exchange) with `routingKey`. */
 export interface AmqpTarget {
-  amqp: { connection: string; exchange?: string; routingKey: string };
+  amqp: { connection: string; exchange?: string; routingKey: string; idTemplate?: string };
 }
 export type BrokerTarget = RedisTarget | NatsTarget | AmqpTarget;
 /** Tenant JavaScript run in the sandbox: a module whose default export is called with `ctx`. */
@@ -82,7 +90,7 @@ const RESERVED_HEADERS = new Set([
 ]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const WEBHOOK_FIELDS = ['url', 'method', 'headers', 'timeoutMs'];
+const WEBHOOK_FIELDS = ['url', 'method', 'headers', 'timeoutMs', 'idTemplate'];
 
 function webhookInvalid(field: string, why: string): PunctualError {
   return new PunctualError('SCHEDULE_INVALID', `target.webhook${field ? `.${field}` : ''} ${why}`, {
@@ -161,14 +169,15 @@ function parseWebhook(value: unknown): WebhookTarget['webhook'] {
     }
     out.timeoutMs = t;
   }
+  if (v.idTemplate !== undefined) out.idTemplate = parseIdTemplate(v.idTemplate, 'target.webhook.idTemplate');
   return out;
 }
 
 /** The fields of each broker target, and whether each is required. */
 const BROKER_FIELDS = {
-  redis: { connection: true, stream: true, maxLen: false },
-  nats: { connection: true, subject: true },
-  amqp: { connection: true, exchange: false, routingKey: true },
+  redis: { connection: true, stream: true, maxLen: false, idTemplate: false },
+  nats: { connection: true, subject: true, idTemplate: false },
+  amqp: { connection: true, exchange: false, routingKey: true, idTemplate: false },
 } as const;
 const BROKER_NAME_MAX = 200;
 
@@ -209,6 +218,10 @@ function parseBroker(kind: 'redis' | 'nats' | 'amqp', value: unknown): BrokerTar
         throw brokerInvalid(kind, name, 'must be an integer between 1 and 1000000000');
       }
       out[name] = x;
+      continue;
+    }
+    if (name === 'idTemplate') {
+      out[name] = parseIdTemplate(x, `target.${kind}.${name}`);
       continue;
     }
     if (typeof x !== 'string' || x.length === 0)

@@ -58,6 +58,8 @@ export interface PutScheduleRequest {
    * first and take its update path only when the key exists after all. The result is the same either way.
    */
   expectNew?: boolean | undefined;
+  /** A created schedule starts in this state (default active; paused: pausedAt = now). An update ignores it. */
+  initialState?: 'active' | 'paused' | undefined;
   now: number;
 }
 
@@ -75,6 +77,8 @@ export interface ScheduleQuery {
   state?: ScheduleState | undefined;
   targetKind?: string | undefined;
   keyPrefix?: string | undefined;
+  /** Every one of these labels (key, value) must be on the schedule. */
+  labels?: readonly (readonly [string, string])[] | undefined;
   /** Opaque cursor from a previous page. */
   cursor?: string | undefined;
   limit: number;
@@ -104,7 +108,7 @@ export interface Advance {
   version: number;
   expectedNextFireAt: number | null;
   nextFireAt: number | null;
-  /** Added to firedCount. */
+  /** Added to materializedCount. */
   fired: number;
   /** Marks the schedule completed (no occurrence remains). */
   complete: boolean;
@@ -190,6 +194,33 @@ export type StoreSignal =
   | { kind: 'abort'; runIds: string[] }
   /** A schedule was paused: workers end its runs that wait in their buffer, not delivered yet. */
   | { kind: 'paused'; scheduleId: string; cancelPending: boolean };
+
+/** Final runs of one schedule to run again, as new attempts of the same occurrence (the same run). */
+export interface RerunRequest {
+  tenantId: string;
+  scheduleId: string;
+  /** The schedule's current version: a rerun runs it (its target and policies as they are now). */
+  scheduleVersion: number;
+  /** Attempts each rerun gets on top of those it used (the schedule's retry.maxAttempts). */
+  attempts: number;
+  runIds: readonly string[];
+  now: number;
+}
+
+export type RerunRefusal =
+  | { runId: string; why: 'notFound' }
+  | { runId: string; why: 'notFinal'; state: RunState }
+  | { runId: string; why: 'occurrenceTaken'; state: RunState; heldBy: string };
+
+export interface RerunResult {
+  /** The runs made `scheduled` again (due at now), in the order asked. */
+  transitions: Transition[];
+  /**
+   * Runs left as they were: not final yet, or their occurrence is held by another run. Unknown ids and runs
+   * of another schedule or tenant are `notFound`.
+   */
+  refused: RerunRefusal[];
+}
 
 export interface PruneRequest {
   now: number;
@@ -309,6 +340,12 @@ export interface Store {
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }>;
   /** Running runs whose lease lapsed: back to scheduled (the attempt counts) or dead when none remain. */
   reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]>;
+  /**
+   * Makes final runs `scheduled` again, due at `now`, in one transaction: reason `rerun`, no deadline, the
+   * schedule's current version, `attempts` more attempts; the attempts and the occurrence id are kept. A run
+   * without its occurrence key (skipped, cancelled) takes it back, unless another run holds it (refused).
+   */
+  rerunRuns(req: RerunRequest): Promise<RerunResult>;
   /** Cancels a run that is not final yet (a running one loses its lease). */
   cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined>;
   getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined>;

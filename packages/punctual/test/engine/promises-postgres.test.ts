@@ -189,7 +189,7 @@ if (PG_URL === '') {
       await api.put({ key: 'p', spec: `@at ${START}`, target: { handler: 't' } });
       // No event marks a claim into the buffer: poll the store for it (bounded by real time, not by a count
       // of turns, which a loaded machine can use up before the materializer and the claim have run).
-      for (const until = Date.now() + 20_000; Date.now() < until; ) {
+      for (const until = Date.now() + 20_000; Date.now() < until;) {
         if ((await api.listRuns({ scheduleKey: 'p', state: 'running' })).items.length === 1) break;
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -15,15 +15,19 @@ import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
 import { runTests } from './conformance/runs.js';
+import { rerunTests } from './conformance/reruns.js';
 import { scheduleTests } from './conformance/schedules.js';
+import { scheduleFieldTests } from './conformance/schedule-fields.js';
 import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
 
 const GROUPS = {
   schedules: scheduleTests,
+  scheduleFields: scheduleFieldTests,
   materializer: materializerTests,
   claim: claimTests,
   leases: leaseTests,
   runs: runTests,
+  reruns: rerunTests,
   tenancy: tenancyTests,
   clock: clockTests,
   tenants: tenantTests,

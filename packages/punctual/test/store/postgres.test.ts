@@ -101,6 +101,55 @@ if (PG_URL === '') {
         expect(await stores[1]!.nextRunDueAt()).toBeNull();
       });
 
+      it('upgrades a version 5 schema to the schedule fields, counting the runs already executed', async () => {
+        const schema = freshSchema();
+        const s = `"${schema}"`;
+        const db = await admin();
+        await db.query(`CREATE SCHEMA ${s}`);
+        await db.query(
+          `CREATE TABLE ${s}.punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+        );
+        for (const m of MIGRATIONS.slice(0, 5)) {
+          await db.query(m.sql(s));
+          await db.query(`INSERT INTO ${s}.punctual_migrations (version, name) VALUES ($1, $2)`, [
+            m.version,
+            m.name,
+          ]);
+        }
+        const { rows } = await db.query(
+          `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, policies,
+             overlap, jitter_ms, description, state, version, next_fire_at, fired_count, created_at, updated_at)
+           VALUES ($1, 'report', '*/5 * * * *', 'cron', 'UTC', '{"handler":"job"}', 'handler', $2, 'allow', 0,
+             'Every 5 minutes', 'active', 1, $3, 3, $3, $3)
+           RETURNING id`,
+          [TENANT, JSON.stringify(draft().policies), T0],
+        );
+        const run = (state: string, at: number, startedAt: number | null, finishedAt: number) =>
+          db.query(
+            `INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, kind, state,
+               scheduled_for, due_at, priority, attempt, max_attempts, overlap, created_at, started_at,
+               finished_at)
+             VALUES ($1, $2, 'report', 1, 'scheduled', $3, $4, $4, 0, 1, 1, 'allow', $4, $5, $6)`,
+            [TENANT, rows[0]!.id, state, at, startedAt, finishedAt],
+          );
+        await run('succeeded', T0, T0 + 10, T0 + 20);
+        await run('dead', T0 + 300_000, T0 + 300_010, T0 + 300_020);
+        await run('skipped', T0 + 600_000, null, T0 + 600_000);
+
+        const store = storeOn(schema);
+        await store.migrate();
+        expect(await store.schemaVersion()).toEqual({ applied: LATEST_VERSION, expected: LATEST_VERSION });
+        expect(await store.getSchedule(TENANT, 'report')).toMatchObject({
+          key: 'report',
+          summary: null,
+          labels: {},
+          materializedCount: 3,
+          firedCount: 2,
+          lastFiredAt: T0 + 300_010,
+          lastSucceededAt: T0 + 20,
+        });
+      });
+
       it('refuses a schema migrated by a newer Punctual', async () => {
         const store = await open();
         await (
@@ -257,7 +306,7 @@ if (PG_URL === '') {
           );
         }
         const after = await a.getSchedule(TENANT, schedule.key);
-        expect(after).toMatchObject({ nextFireAt: T0 + 300_000, firedCount: 1 });
+        expect(after).toMatchObject({ nextFireAt: T0 + 300_000, materializedCount: 1 });
         expect((await a.listRuns({ tenantId: TENANT, limit: 10 })).items).toHaveLength(1);
       });
 

@@ -63,6 +63,18 @@ describe('sqlite store before migrate()', () => {
   });
 });
 
+/** A schedule row as schema version 1 wrote it (3 occurrences materialised), written with plain SQL. */
+function insertV1Schedule(path: string): void {
+  const db = new Database(path);
+  db.prepare(
+    `INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies,
+       overlap, jitter_ms, description, state, version, next_fire_at, fired_count, created_at, updated_at)
+     VALUES (?, 'report', '*/5 * * * *', 'cron', 'UTC', 'handler', '{"handler":"job"}', NULL, ?, 'allow', 0,
+       'Every 5 minutes', 'active', 1, ?, 3, ?, ?)`,
+  ).run(TENANT, JSON.stringify(draft().policies), T0, T0, T0);
+  db.close();
+}
+
 describe('sqlite store', () => {
   async function opened(path = tempFile()): Promise<SqliteStore> {
     const store = sqliteStore({ path });
@@ -105,15 +117,56 @@ describe('sqlite store', () => {
     db.close();
     const old = sqliteStore({ path });
     expect(old.diagnostics().schemaVersion).toBe(1);
-    const { schedule } = await old.putSchedule({ draft: draft(), nextFireAt: T0, now: T0 });
     await old.close();
+    insertV1Schedule(path);
 
     const store = await opened(path);
     expect(store.diagnostics().schemaVersion).toBe(LATEST_VERSION);
-    expect(await store.getSchedule(TENANT, schedule.key)).toEqual(schedule);
+    expect(await store.getSchedule(TENANT, 'report')).toMatchObject({
+      key: 'report',
+      spec: '*/5 * * * *',
+      nextFireAt: T0,
+      createdAt: T0,
+    });
     expect(await store.countSchedules(TENANT)).toBe(1);
     await store.createTenant({ id: TENANT, quotas: QUOTAS, webhookSecret: 'whsec_x', now: T0 });
     expect((await store.getTenant(TENANT))?.quotas).toEqual(QUOTAS);
+    await store.close();
+  });
+
+  it('upgrades a version 4 database to the schedule fields, counting the runs already executed', async () => {
+    const path = tempFile();
+    const db = new Database(path);
+    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
+    for (const m of MIGRATIONS.slice(0, 4)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    db.close();
+    insertV1Schedule(path);
+    const raw = new Database(path);
+    const run = raw.prepare(
+      `INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, kind, state, scheduled_for,
+         due_at, priority, attempt, max_attempts, checks, overlap, not_fired_reported, created_at, started_at,
+         finished_at)
+       VALUES (?, 1, 'report', 1, 'scheduled', ?, ?, ?, 0, 1, 1, 0, 'allow', 0, ?, ?, ?)`,
+    );
+    run.run(TENANT, 'succeeded', T0, T0, T0, T0 + 10, T0 + 20);
+    run.run(TENANT, 'dead', T0 + 300_000, T0 + 300_000, T0, T0 + 300_010, T0 + 300_020);
+    run.run(TENANT, 'skipped', T0 + 600_000, T0 + 600_000, T0, null, T0 + 600_000);
+    raw.close();
+
+    const store = await opened(path);
+    expect(store.diagnostics().schemaVersion).toBe(LATEST_VERSION);
+    expect(await store.getSchedule(TENANT, 'report')).toMatchObject({
+      key: 'report',
+      summary: null,
+      labels: {},
+      materializedCount: 3,
+      firedCount: 2,
+      lastFiredAt: T0 + 300_010,
+      lastSucceededAt: T0 + 20,
+    });
     await store.close();
   });
 

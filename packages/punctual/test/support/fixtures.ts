@@ -38,6 +38,8 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     maxRuns: null,
     jitterMs: 0,
     description: 'Every 5 minutes',
+    summary: null,
+    labels: {},
     ...overrides,
   };
 }

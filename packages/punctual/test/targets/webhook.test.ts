@@ -177,6 +177,20 @@ describe('webhook request', () => {
     );
   });
 
+  it('takes webhook-id and the body id from the target idTemplate, and signs that id', async () => {
+    srv.replies(json(200, {}));
+    const idTemplate = '{key}-{scheduledForSeconds}';
+    expect(parseTarget({ webhook: { url: srv.url(), idTemplate } })).toEqual({
+      webhook: { url: srv.url(), idTemplate },
+    });
+    await driver.deliver(delivery({ url: srv.url(), idTemplate }));
+    const [r] = srv.received;
+    const id = `nightly-report-${SCHEDULED / 1000}`;
+    expect(r!.headers['webhook-id']).toBe(id);
+    expect(JSON.parse(r!.body)).toMatchObject({ id });
+    expect(verifyWebhook(secret, r!.headers, r!.body, { now: STARTED })).toBe(true);
+  });
+
   it('uses the target method and a null payload', async () => {
     srv.replies(text(204));
     const outcome = await driver.deliver(delivery({ url: srv.url(), method: 'PUT' }, { payload: null }));

@@ -48,7 +48,8 @@ export interface ApiResponse<T> {
   body: T;
 }
 
-export type Query = Record<string, string | number | undefined>;
+/** Query parameters; an array repeats its parameter (`?label=a&label=b`). */
+export type Query = Record<string, string | number | readonly string[] | undefined>;
 
 export interface ApiClient {
   readonly url: string;
@@ -81,7 +82,10 @@ export function apiClient(args: ClientArgs): ApiClient {
       opts: { query?: Query; body?: unknown; headers?: Record<string, string> } = {},
     ): Promise<ApiResponse<T>> {
       const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) params.set(k, String(v));
+      for (const [k, v] of Object.entries(opts.query ?? {})) {
+        if (Array.isArray(v)) for (const one of v as readonly string[]) params.append(k, one);
+        else if (v !== undefined) params.set(k, String(v));
+      }
       const qs = params.size > 0 ? `?${params.toString()}` : '';
       const headers: Record<string, string> = {
         authorization: `Bearer ${key}`,

@@ -3,9 +3,10 @@
 // logic lives here: each action calls a command function with (args, io) and hands its exit code back.
 
 import { Option, type Command } from 'commander';
-import { TARGET_KINDS } from 'punctual';
+import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
+import { schedulesRerun } from './commands/schedules-rerun.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
-import { runsCancel, runsGet, runsList } from './commands/runs.js';
+import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
 import {
   schedulesBackfill,
   schedulesGet,
@@ -20,6 +21,9 @@ import { tenantGet, tenantRotateSecret } from './commands/tenant.js';
 import type { Wiring } from './register-admin.js';
 
 type Common = { url?: string; key?: string; json?: boolean };
+
+/** Commander's accumulator for a repeatable option. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Commander's options as a command's arguments: --key is the API key (`key` is a schedule's). */
 function args<T extends Common>(
@@ -43,6 +47,7 @@ export function registerClient(program: Command, w: Wiring): void {
     .option('--state <state>', 'active, paused or completed')
     .option('--prefix <prefix>', 'only keys starting with this')
     .option('--target <kind>', `only this target kind (${TARGET_KINDS.join(', ')})`)
+    .option('--label <key=value>', 'only schedules with this label (repeat: all must match)', collect, [])
     .option('--limit <n>', '1 to 1000 (default 100)')
     .option('--cursor <cursor>', 'the next page (printed after a full page)')
     .action(async (o: Common) => w.exit(await schedulesList(args(w.env, o), w.io)));
@@ -61,6 +66,18 @@ export function registerClient(program: Command, w: Wiring): void {
       // Not offered: refused with the reason (NO_HANDLERS) rather than as an unknown option.
       .addOption(new Option('--handler <name>').hideHelp())
       .option('--payload <json>', 'the JSON handed to the target')
+      .option('--summary <text>', 'your own description (the generated one stays beside it)')
+      .option(
+        '--label <key=value>',
+        'a label to find it by (repeat for several; replaces them all)',
+        collect,
+        [],
+      )
+      .option(
+        '--id-template <template>',
+        "the message id of a webhook or broker target, e.g. '{key}-{scheduledForSeconds}' (default: the occurrence id)",
+      )
+      .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
       .addHelpText(
@@ -108,6 +125,23 @@ export function registerClient(program: Command, w: Wiring): void {
     w.exit(await schedulesBackfill({ ...args(w.env, o), key }, w.io)),
   );
 
+  client(
+    schedules
+      .command('rerun')
+      .description('run again the final runs of [from, to) (new attempts of the same occurrences)')
+      .argument('<key>')
+      .requiredOption('--from <instant>', 'the first scheduledFor (inclusive): ISO-8601 with Z or an offset')
+      .requiredOption('--to <instant>', 'the end (exclusive)')
+      .option(
+        '--state <state>',
+        `only runs in this state (repeat; default dead): ${RERUNNABLE_STATES.join(', ')}`,
+        collect,
+        [],
+      ),
+  ).action(async (key: string, o: Common & { from?: string; to?: string; state?: string[] }) =>
+    w.exit(await schedulesRerun({ ...args(w.env, o), key }, w.io)),
+  );
+
   const runs = program.command('runs').description("a tenant's runs, through the HTTP API");
   client(runs.command('ls').description('list runs, newest first'))
     .option('--schedule <key>', "only this schedule's runs")
@@ -123,6 +157,12 @@ export function registerClient(program: Command, w: Wiring): void {
   client(runs.command('cancel').description('cancel a run that has not finished').argument('<id>')).action(
     async (id: string, o: Common) => w.exit(await runsCancel({ ...args(w.env, o), id }, w.io)),
   );
+  client(
+    runs
+      .command('rerun')
+      .description('run a finished run again (new attempts of the same occurrence, due now)')
+      .argument('<id>'),
+  ).action(async (id: string, o: Common) => w.exit(await runsRerun({ ...args(w.env, o), id }, w.io)));
 
   const kv = program
     .command('kv')

@@ -276,7 +276,7 @@ export function buildApp(opts: AppOptions) {
         if (route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: noQuery };
       });
       await v1.register(scheduleRoutes, { tenants, clock, cursors });
-      await v1.register(runRoutes, { cursors });
+      await v1.register(runRoutes, { cursors, tenants, clock });
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
       if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });

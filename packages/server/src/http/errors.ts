@@ -47,6 +47,7 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   BROKER_DESTINATION_INVALID: 400,
   // The target kind cannot be served by this process: like a kind that is not enabled, the schedule is refused.
   BROKER_CLIENT_MISSING: 400,
+  ID_TEMPLATE_INVALID: 400,
   SCRIPT_SYNTAX_ERROR: 400,
   SCRIPT_TOO_LARGE: 400,
   KV_INVALID: 400,
@@ -59,6 +60,7 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   RUN_NOT_FOUND: 404,
   VERSION_CONFLICT: 409,
   RUN_NOT_CANCELLABLE: 409,
+  RUN_NOT_RERUNNABLE: 409,
   TENANT_INVALID: 400,
   TENANT_EXISTS: 409,
   TENANT_NOT_FOUND: 404,

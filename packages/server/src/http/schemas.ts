@@ -3,7 +3,14 @@
 // authority on ranges (it answers with the failing field). It must never hold logic beyond shape, nor
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
-import { TARGET_KINDS } from 'punctual';
+import {
+  ID_TEMPLATE_PLACEHOLDERS,
+  LABEL_VALUE_MAX,
+  LABELS_MAX,
+  RERUNNABLE_STATES,
+  SUMMARY_MAX,
+  TARGET_KINDS,
+} from 'punctual';
 import { z } from 'zod';
 import {
   ERROR_LOGS_MAX_CHARS,
@@ -65,12 +72,22 @@ function optionalBody<T extends z.ZodObject>(schema: T) {
 
 // ── schedules ──────────────────────────────────────────────────────────────────────────────────────────
 
+/** A message id template; the library checks the placeholders (ID_TEMPLATE_INVALID). */
+const idTemplate = z
+  .string()
+  .optional()
+  .meta({
+    description: `the message id as a template (default: the occurrence id); placeholders: ${ID_TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+    example: '{key}-{scheduledForSeconds}',
+  });
+
 const webhook = z
   .object({
     url: z.string().min(1).max(2048),
     method: z.enum(['POST', 'PUT', 'PATCH']).optional(),
     headers: z.record(z.string().max(256), z.string().max(4096)).optional(),
     timeoutMs: z.number().int().optional(),
+    idTemplate,
   })
   .strict();
 
@@ -82,12 +99,14 @@ const redis = z
     connection: brokerName.meta({ description: "the operator's redis connection" }),
     stream: brokerName,
     maxLen: z.number().int().optional().meta({ description: 'trim with MAXLEN ~ n (1 to 1e9)' }),
+    idTemplate,
   })
   .strict();
 const nats = z
   .object({
     connection: brokerName.meta({ description: "the operator's nats connection" }),
     subject: brokerName,
+    idTemplate,
   })
   .strict();
 const amqp = z
@@ -95,6 +114,7 @@ const amqp = z
     connection: brokerName.meta({ description: "the operator's amqp connection" }),
     exchange: brokerName.optional().meta({ description: 'default: the default exchange' }),
     routingKey: brokerName,
+    idTemplate,
   })
   .strict();
 const script = z
@@ -199,6 +219,25 @@ export const putScheduleBody = z
       .union([z.number().int().min(0), z.string().min(1).max(64)])
       .optional()
       .meta({ description: 'milliseconds or a duration ("30s")' }),
+    summary: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description: `the user's own free text (at most ${SUMMARY_MAX} characters); \`description\` is generated from the spec`,
+      }),
+    labels: z
+      .record(z.string(), z.string())
+      .nullable()
+      .optional()
+      .meta({
+        description: `key/value strings to find schedules by (at most ${LABELS_MAX}; keys 1-63 letters, digits and . _ / -; values at most ${LABEL_VALUE_MAX} characters)`,
+        example: { jobType: 'email' },
+      }),
+    state: z
+      .enum(['active', 'paused'])
+      .optional()
+      .meta({ description: 'on create only: `paused` creates it paused; an update keeps the stored state' }),
   })
   .strict()
   .meta({ id: 'PutSchedule' });
@@ -226,7 +265,9 @@ export const schedule = z
     key: z.string(),
     spec: z.string(),
     tz: z.string(),
-    description: z.string(),
+    description: z.string().meta({ description: 'generated from the spec, in English' }),
+    summary: z.string().nullable().meta({ description: "the user's own free text" }),
+    labels: z.record(z.string(), z.string()),
     target,
     payload: z.unknown(),
     policies,
@@ -240,8 +281,19 @@ export const schedule = z
       description:
         'when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains',
     }),
-    firedCount: z.number(),
-    note: z.string().nullable(),
+    firedCount: z
+      .number()
+      .meta({ description: 'runs executed to an outcome (succeeded or dead); not occurrences materialised' }),
+    materializedCount: z
+      .number()
+      .meta({ description: 'occurrences materialised so far: what maxRuns limits' }),
+    lastFiredAt: instant
+      .nullable()
+      .meta({ description: 'when the latest executed run started delivery; null when none yet' }),
+    lastSucceededAt: instant
+      .nullable()
+      .meta({ description: 'when a run last succeeded; null when none yet' }),
+    note: z.string().nullable().meta({ description: 'the note given when it was paused' }),
     createdAt: instant,
     updatedAt: instant,
   })
@@ -252,6 +304,13 @@ export const listSchedulesQuery = z
     state: z.enum(SCHEDULE_STATES).optional(),
     target: z.enum(TARGET_KINDS).optional(),
     keyPrefix: z.string().min(1).max(200).optional(),
+    label: z
+      .union([z.string().min(1).max(300), z.array(z.string().min(1).max(300)).max(LABELS_MAX)])
+      .optional()
+      .meta({
+        description: 'key:value; repeat it to require several labels (all must match)',
+        example: 'jobType:email',
+      }),
     cursor,
     limit,
   })
@@ -445,3 +504,26 @@ export const errorBody = z
 export function errors(...statuses: number[]): Record<number, typeof errorBody> {
   return Object.fromEntries(statuses.map((s) => [s, errorBody]));
 }
+
+export const rerunBody = z
+  .object({
+    from: instantInput.meta({ description: 'scheduledFor at or after this instant' }),
+    to: instantInput.meta({ description: 'scheduledFor before this instant' }),
+    states: z
+      .array(z.enum(RERUNNABLE_STATES))
+      .min(1)
+      .max(RERUNNABLE_STATES.length)
+      .optional()
+      .meta({ description: 'the states of the runs to run again (final states only; default ["dead"])' }),
+  })
+  .strict()
+  .meta({ id: 'RerunRange' });
+
+export const rerunResult = z
+  .object({
+    runs: z.array(run).meta({ description: 'the runs scheduled again, due now' }),
+    refused: z
+      .array(z.object({ id: z.string(), code: z.string(), message: z.string() }))
+      .meta({ description: 'runs of the range left as they were (RUN_NOT_RERUNNABLE)' }),
+  })
+  .meta({ id: 'RerunResult' });

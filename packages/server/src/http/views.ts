@@ -21,6 +21,8 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     spec: x.spec,
     tz: x.tz,
     description: x.description,
+    summary: x.summary,
+    labels: x.labels,
     // The library validated the method against the same list the schema declares.
     target: x.target as z.output<typeof s.target>,
     payload: x.payload,
@@ -33,6 +35,9 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     version: x.version,
     nextFireAt: isoOrNull(nextFireAt),
     firedCount: x.firedCount,
+    materializedCount: x.materializedCount,
+    lastFiredAt: isoOrNull(x.lastFiredAt),
+    lastSucceededAt: isoOrNull(x.lastSucceededAt),
     note: x.note,
     createdAt: iso(x.createdAt),
     updatedAt: iso(x.updatedAt),

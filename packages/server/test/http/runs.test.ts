@@ -131,3 +131,100 @@ describe('POST /v1/runs/{id}/cancel', () => {
     expect(json(unknown).error.code).toBe('RUN_NOT_FOUND');
   });
 });
+
+describe('reruns', () => {
+  /** A schedule whose handler fails until `fixed.value` is true, and one dead manual run of it. */
+  async function deadRun(fixed: {
+    value: boolean;
+  }): Promise<{ id: string; occurrenceId: string; scheduledFor: string }> {
+    t.scheduler.handle('flaky', () => {
+      if (!fixed.value) throw new Error('bug');
+    });
+    await t.request({
+      method: 'PUT',
+      url: '/v1/schedules/flaky',
+      as: 'acme',
+      payload: scheduleBody({ target: { handler: 'flaky' }, policies: { retry: { maxAttempts: 1 } } }),
+    });
+    const died = new Promise<void>((resolve) => t.scheduler.on('run:dead', () => resolve()));
+    const run = json<{ id: string; occurrenceId: string; scheduledFor: string }>(
+      await t.request({ method: 'POST', url: '/v1/schedules/flaky/trigger', as: 'acme' }),
+    );
+    await died;
+    return run;
+  }
+
+  it('POST /v1/runs/{id}/rerun runs a dead run again as the same occurrence', async () => {
+    t = await testApp({ start: true });
+    const fixed = { value: false };
+    const run = await deadRun(fixed);
+    fixed.value = true;
+    const succeeded = new Promise<string>((resolve) =>
+      t.scheduler.on('run:succeeded', ({ run: r }) => resolve(r.id)),
+    );
+    const res = await t.request({ method: 'POST', url: `/v1/runs/${run.id}/rerun`, as: 'acme' });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toMatchObject({
+      id: run.id,
+      occurrenceId: run.occurrenceId,
+      scheduledFor: run.scheduledFor,
+      state: 'scheduled',
+      reason: 'rerun',
+    });
+    expect(await succeeded).toBe(run.id);
+    const detail = json(await t.request({ method: 'GET', url: `/v1/runs/${run.id}`, as: 'acme' }));
+    expect(detail.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['failed', 'succeeded']);
+
+    const missing = await t.request({ method: 'POST', url: '/v1/runs/424242/rerun', as: 'globex' });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('POST /v1/runs/{id}/rerun refuses a run not final yet with 409 RUN_NOT_RERUNNABLE', async () => {
+    t = await testApp();
+    await t.request({ method: 'PUT', url: '/v1/schedules/k', as: 'acme', payload: scheduleBody() });
+    const pending = json(await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'acme' }));
+    const refused = await t.request({ method: 'POST', url: `/v1/runs/${pending.id}/rerun`, as: 'acme' });
+    expect(refused.statusCode).toBe(409);
+    expect(json(refused)).toMatchObject({
+      error: { code: 'RUN_NOT_RERUNNABLE', details: { why: 'notFinal', state: 'scheduled' } },
+    });
+  });
+
+  it('POST /v1/schedules/{key}/rerun reruns the dead runs of a range and checks the body', async () => {
+    t = await testApp({ start: true });
+    const fixed = { value: false };
+    const run = await deadRun(fixed);
+    const other = await t.request({
+      method: 'POST',
+      url: '/v1/schedules/flaky/rerun',
+      as: 'acme',
+      payload: { from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' },
+    });
+    expect(json(other)).toEqual({ runs: [], refused: [] });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/schedules/flaky/rerun',
+      as: 'acme',
+      payload: { from: '2026-01-05T00:00:00Z', to: '2026-01-06T00:00:00Z', states: ['dead'] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toMatchObject({
+      runs: [{ id: run.id, state: 'scheduled', reason: 'rerun' }],
+      refused: [],
+    });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/v1/schedules/flaky/rerun',
+      as: 'acme',
+      payload: { from: '2026-01-05T00:00:00Z', to: '2026-01-06T00:00:00Z', states: ['running'] },
+    });
+    expect(bad.statusCode).toBe(400);
+    const missing = await t.request({
+      method: 'POST',
+      url: '/v1/schedules/flaky/rerun',
+      as: 'globex',
+      payload: { from: '2026-01-05T00:00:00Z', to: '2026-01-06T00:00:00Z' },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});

@@ -32,6 +32,8 @@ describe('PUT /v1/schedules/{key}', () => {
         'spec',
         'tz',
         'description',
+        'summary',
+        'labels',
         'target',
         'payload',
         'policies',
@@ -43,6 +45,9 @@ describe('PUT /v1/schedules/{key}', () => {
         'version',
         'nextFireAt',
         'firedCount',
+        'materializedCount',
+        'lastFiredAt',
+        'lastSucceededAt',
         'note',
         'createdAt',
         'updatedAt',
@@ -439,5 +444,85 @@ describe('time zone hints', () => {
       message: expect.stringContaining('"BST": did you mean Europe/London?'),
       details: { field: 'tz', value: 'BST', suggestion: 'Europe/London' },
     });
+  });
+});
+
+describe('schedule fields: summary, labels, create paused, execution record', () => {
+  it('keeps summary and labels, lists by ?label=, and refuses a malformed filter with 400', async () => {
+    t = await testApp();
+    const created = json(
+      await put(
+        'mail',
+        scheduleBody({ summary: 'Digest for sales', labels: { jobType: 'email', team: 'sales' } }),
+      ),
+    );
+    expect(created).toMatchObject({
+      summary: 'Digest for sales',
+      labels: { jobType: 'email', team: 'sales' },
+    });
+    expect(created.description).toMatch(/09:00/);
+    await put('sms', scheduleBody({ labels: { jobType: 'sms' } }));
+    await put('plain');
+    const keys = async (query: string) =>
+      json(await t.request({ method: 'GET', url: `/v1/schedules?${query}`, as: 'acme' })).items.map(
+        (x: { key: string }) => x.key,
+      );
+    expect(await keys('label=jobType:email')).toEqual(['mail']);
+    expect(await keys('label=jobType:email&label=team:sales')).toEqual(['mail']);
+    expect(await keys('label=jobType:email&label=team:ops')).toEqual([]);
+    expect(await keys('label=jobType%3Dsms')).toEqual(['sms']);
+    const bad = await t.request({ method: 'GET', url: '/v1/schedules?label=jobType', as: 'acme' });
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad)).toMatchObject({ error: { code: 'SCHEDULE_INVALID', details: { field: 'label' } } });
+    const badLabel = await put('x', scheduleBody({ labels: { 'no spaces': 'v' } }));
+    expect(badLabel.statusCode).toBe(400);
+    expect(json(badLabel)).toMatchObject({
+      error: { code: 'SCHEDULE_INVALID', details: { field: 'labels' } },
+    });
+  });
+
+  it('creates a schedule paused with state: "paused"', async () => {
+    t = await testApp();
+    const res = await put('p', scheduleBody({ state: 'paused' }));
+    expect(res.statusCode).toBe(201);
+    expect(json(res)).toMatchObject({ state: 'paused', nextFireAt: null });
+    expect(json(await put('p', scheduleBody({ state: 'active', spec: '0 10 * * *' })))).toMatchObject({
+      state: 'paused',
+      version: 2,
+    });
+  });
+
+  it('shows firedCount, lastFiredAt and lastSucceededAt once a run has executed', async () => {
+    t = await testApp({ start: true });
+    expect(json(await put('k'))).toMatchObject({
+      firedCount: 0,
+      materializedCount: 0,
+      lastFiredAt: null,
+      lastSucceededAt: null,
+    });
+    const succeeded = new Promise<void>((resolve) => t.scheduler.on('run:succeeded', () => resolve()));
+    await t.request({ method: 'POST', url: '/v1/schedules/k/trigger', as: 'acme' });
+    await succeeded;
+    const s = json(await t.request({ method: 'GET', url: '/v1/schedules/k', as: 'acme' }));
+    expect(s).toMatchObject({ firedCount: 1, lastFiredAt: START, lastSucceededAt: START });
+  });
+});
+
+describe('message id templates', () => {
+  it('saves a webhook idTemplate and refuses an unknown placeholder with 400 ID_TEMPLATE_INVALID', async () => {
+    t = await testApp();
+    const target = (idTemplate: string) => ({ webhook: { url: 'https://example.com/hook', idTemplate } });
+    const ok = await put('ids', scheduleBody({ target: target('{key}-{scheduledForSeconds}') }));
+    expect(ok.statusCode).toBe(201);
+    expect(json(ok).target).toEqual(target('{key}-{scheduledForSeconds}'));
+    const bad = await put('ids2', scheduleBody({ target: target('{key}-{when}') }));
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad)).toMatchObject({
+      error: {
+        code: 'ID_TEMPLATE_INVALID',
+        details: { field: 'target.webhook.idTemplate', placeholder: 'when' },
+      },
+    });
+    expect((await t.request({ method: 'GET', url: '/v1/schedules/ids2', as: 'acme' })).statusCode).toBe(404);
   });
 });

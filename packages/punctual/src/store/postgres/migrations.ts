@@ -11,6 +11,7 @@ import * as m0002 from './migrations/0002-tenancy.js';
 import * as m0003 from './migrations/0003-tenant-claim.js';
 import * as m0004 from './migrations/0004-kv.js';
 import * as m0005 from './migrations/0005-succeeded-attempt.js';
+import * as m0006 from './migrations/0006-schedule-fields.js';
 import * as m0007 from './migrations/0007-schedule-not-fired.js';
 
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: m0003.name, sql: m0003.sql },
   { version: 4, name: m0004.name, sql: m0004.sql },
   { version: 5, name: m0005.name, sql: m0005.sql },
+  { version: 6, name: m0006.name, sql: m0006.sql },
   { version: 7, name: m0007.name, sql: m0007.sql },
 ];
 

@@ -56,7 +56,7 @@ const HELD = `r.id = u.id AND r.lease_token = u.token`;
  * attempt back (a graceful stop is not a failure).
  */
 export function settleCtes(s: string): string {
-  const cols = 'r.id, r.tenant_id';
+  const cols = 'r.id, r.tenant_id, r.schedule_id, coalesce(r.started_at, r.attempt_started_at) AS fired_at';
   return `
     ok AS (
       UPDATE ${s}.runs AS r
@@ -106,6 +106,21 @@ export function settleCtes(s: string): string {
                AS a(run_id, attempt, worker_id, started_at, finished_at, outcome, error, result, n)
         JOIN settled AS st ON st.id = a.run_id
        ORDER BY a.n
+    ), executed AS (
+      -- Runs executed to an outcome count on their schedule (firedCount, lastFiredAt, lastSucceededAt;
+      -- migration 6). The schedules are locked in id order, so two settlements never wait on each other.
+      UPDATE ${s}.schedules AS sc
+         SET executed_count = sc.executed_count + e.n, last_fired_at = greatest(sc.last_fired_at, e.fired_at),
+             last_succeeded_at = greatest(sc.last_succeeded_at, e.succeeded_at)
+        FROM (SELECT x.schedule_id, count(*) AS n, max(x.fired_at) AS fired_at,
+                     max(CASE WHEN x.ok THEN $1::bigint END) AS succeeded_at
+                FROM (SELECT schedule_id, fired_at, true AS ok FROM ok
+                      UNION ALL SELECT schedule_id, fired_at, false FROM dead) AS x
+               GROUP BY x.schedule_id) AS e,
+             (SELECT l.id FROM ${s}.schedules AS l
+               WHERE l.id IN (SELECT schedule_id FROM ok UNION SELECT schedule_id FROM dead)
+               ORDER BY l.id FOR UPDATE) AS held
+       WHERE sc.id = e.schedule_id AND held.id = sc.id
     )`;
 }
 

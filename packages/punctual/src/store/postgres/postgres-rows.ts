@@ -38,6 +38,11 @@ export interface ScheduleRow {
   version: number;
   next_fire_at: Int8 | null;
   fired_count: Int8;
+  summary: string | null;
+  labels: Record<string, string>;
+  executed_count: Int8;
+  last_fired_at: Int8 | null;
+  last_succeeded_at: Int8 | null;
   paused_at: Int8 | null;
   note: string | null;
   claimed_until: Int8 | null;
@@ -171,6 +176,11 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'version',
   'next_fire_at',
   'fired_count',
+  'summary',
+  'labels',
+  'executed_count',
+  'last_fired_at',
+  'last_succeeded_at',
   'paused_at',
   'note',
   'claimed_until',
@@ -201,6 +211,8 @@ export function draftOf(row: ScheduleRow): ScheduleDraft {
     maxRuns: row.max_runs,
     jitterMs: num(row.jitter_ms),
     description: row.description,
+    summary: row.summary,
+    labels: row.labels,
   };
 }
 
@@ -211,7 +223,10 @@ export function toSchedule(row: ScheduleRow): Schedule {
     state: row.state as ScheduleState,
     version: row.version,
     nextFireAt: numOrNull(row.next_fire_at),
-    firedCount: num(row.fired_count),
+    materializedCount: num(row.fired_count),
+    firedCount: num(row.executed_count),
+    lastFiredAt: numOrNull(row.last_fired_at),
+    lastSucceededAt: numOrNull(row.last_succeeded_at),
     pausedAt: numOrNull(row.paused_at),
     note: row.note,
     createdAt: num(row.created_at),

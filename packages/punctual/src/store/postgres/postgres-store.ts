@@ -27,6 +27,8 @@ import type {
   StoreSignal,
   StoreStats,
   Transition,
+  RerunRequest,
+  RerunResult,
 } from '../store.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import {
@@ -44,6 +46,7 @@ import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js
 import { notMigratedOr, PgDb, validateSchema, wakeChannel } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
+import { rerunRuns } from './postgres-rerun.js';
 import {
   getRun,
   listRuns,
@@ -278,6 +281,10 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
     return reclaimExpiredLeases(await this.#conn(), now, limit);
+  }
+
+  async rerunRuns(req: RerunRequest): Promise<RerunResult> {
+    return rerunRuns(await this.#conn(), req);
   }
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {

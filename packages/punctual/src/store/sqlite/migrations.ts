@@ -9,6 +9,7 @@ import * as m0001 from './migrations/0001-init.js';
 import * as m0002 from './migrations/0002-tenancy.js';
 import * as m0003 from './migrations/0003-kv.js';
 import * as m0004 from './migrations/0004-tenant-claim.js';
+import * as m0005 from './migrations/0005-schedule-fields.js';
 import * as m0006 from './migrations/0006-schedule-not-fired.js';
 
 export interface Migration {
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: m0002.name, sql: m0002.sql },
   { version: 3, name: m0003.name, sql: m0003.sql },
   { version: 4, name: m0004.name, sql: m0004.sql },
+  { version: 5, name: m0005.name, sql: m0005.sql },
   { version: 6, name: m0006.name, sql: m0006.sql },
 ];
 

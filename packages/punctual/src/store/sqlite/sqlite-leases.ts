@@ -42,6 +42,15 @@ const END_HELD = `
     attempt = MAX(attempt - 1, 0), ${RELEASE_LEASE}
   ${FENCE}`;
 
+// A run executed to an outcome (succeeded or dead) counts on its schedule: firedCount, lastFiredAt (when it
+// started delivery) and, on success, lastSucceededAt. Instants only move forward.
+const RECORD_EXECUTION = `
+  UPDATE schedules SET executed_count = executed_count + 1,
+    last_fired_at = MAX(COALESCE(last_fired_at, @firedAt), @firedAt),
+    last_succeeded_at = CASE WHEN @succeeded = 1
+      THEN MAX(COALESCE(last_succeeded_at, @now), @now) ELSE last_succeeded_at END
+  WHERE id = @scheduleId`;
+
 const INSERT_ATTEMPT = `
   INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, error, result)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -124,6 +133,14 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
   }
   if (changes === 0) return null;
   if (!endedBeforeDelivery(o)) insertAttempt(sql, s.run.tenantId, id, s.attempt);
+  if (o.state === 'succeeded' || o.state === 'dead') {
+    sql.stmt(RECORD_EXECUTION).run({
+      scheduleId: parseId(s.run.scheduleId) ?? -1,
+      firedAt: fence.startedAt ?? s.attempt.startedAt,
+      succeeded: o.state === 'succeeded' ? 1 : 0,
+      now,
+    });
+  }
   return { run: settledRun(s.run, o, now, fence.startedAt), from: 'running', to: o.state };
 }
 

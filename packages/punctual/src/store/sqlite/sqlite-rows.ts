@@ -32,6 +32,11 @@ export interface ScheduleRow {
   version: number;
   next_fire_at: number | null;
   fired_count: number;
+  summary: string | null;
+  labels: string;
+  executed_count: number;
+  last_fired_at: number | null;
+  last_succeeded_at: number | null;
   paused_at: number | null;
   note: string | null;
   claimed_until: number | null;
@@ -139,10 +144,15 @@ export function toSchedule(r: ScheduleRow): Schedule {
     maxRuns: r.max_runs,
     jitterMs: r.jitter_ms,
     description: r.description,
+    summary: r.summary,
+    labels: JSON.parse(r.labels) as Record<string, string>,
     state: r.state as ScheduleState,
     version: r.version,
     nextFireAt: r.next_fire_at,
-    firedCount: r.fired_count,
+    materializedCount: r.fired_count,
+    firedCount: r.executed_count,
+    lastFiredAt: r.last_fired_at,
+    lastSucceededAt: r.last_succeeded_at,
     pausedAt: r.paused_at,
     note: r.note,
     createdAt: r.created_at,

@@ -23,10 +23,11 @@ const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
 const INSERT = `
   INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies, overlap,
-    start_at, end_at, max_runs, jitter_ms, description, state, version, next_fire_at, fired_count, created_at,
-    updated_at)
+    start_at, end_at, max_runs, jitter_ms, description, summary, labels, state, paused_at, version, next_fire_at,
+    fired_count, created_at, updated_at)
   VALUES (@tenantId, @key, @spec, @specKind, @tz, @targetKind, @target, @payload, @policies, @overlap,
-    @startAt, @endAt, @maxRuns, @jitterMs, @description, 'active', 1, @nextFireAt, 0, @now, @now)
+    @startAt, @endAt, @maxRuns, @jitterMs, @description, @summary, @labels, @state,
+    CASE WHEN @state = 'paused' THEN @now END, 1, @nextFireAt, 0, @now, @now)
   RETURNING *`;
 
 // A change reopens a completed schedule but leaves a paused one paused; fired_count and created_at stay.
@@ -34,7 +35,7 @@ const UPDATE = `
   UPDATE schedules SET spec = @spec, spec_kind = @specKind, tz = @tz, target_kind = @targetKind,
     target = @target, payload = @payload, policies = @policies, overlap = @overlap, start_at = @startAt,
     end_at = @endAt, max_runs = @maxRuns, jitter_ms = @jitterMs, description = @description,
-    version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
+    summary = @summary, labels = @labels, version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
     state = CASE WHEN state = 'completed' THEN 'active' ELSE state END
   WHERE id = @id
   RETURNING *`;
@@ -86,6 +87,8 @@ function draftParams(d: ScheduleDraft): Record<string, unknown> {
     maxRuns: d.maxRuns,
     jitterMs: d.jitterMs,
     description: d.description,
+    summary: d.summary,
+    labels: JSON.stringify(d.labels),
   };
 }
 
@@ -102,7 +105,10 @@ export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutSc
     }
     const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
     if (row === undefined) {
-      const inserted = sql.stmt(INSERT).get({ ...params, tenantId: d.tenantId, key: d.key }) as ScheduleRow;
+      const state = req.initialState ?? 'active';
+      const inserted = sql
+        .stmt(INSERT)
+        .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
       return { schedule: toSchedule(inserted), created: true, changed: true, transitions: [] };
     }
     const current = toSchedule(row);
@@ -152,6 +158,11 @@ export function listSchedules(sql: SqliteDatabase, q: ScheduleQuery): Page<Sched
     params.prefix = q.keyPrefix;
     params.prefixEnd = `${q.keyPrefix}\u{10FFFF}`;
     params.prefixLength = [...q.keyPrefix].length;
+  }
+  for (const [i, [k, v]] of (q.labels ?? []).entries()) {
+    where.push(`json_extract(labels, @labelPath${i}) = @labelValue${i}`);
+    params[`labelPath${i}`] = `$."${k}"`;
+    params[`labelValue${i}`] = v;
   }
   if (q.cursor !== undefined) {
     where.push('key > @after');

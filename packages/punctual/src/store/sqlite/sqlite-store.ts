@@ -25,6 +25,8 @@ import type {
   StoreSignal,
   StoreStats,
   Transition,
+  RerunRequest,
+  RerunResult,
 } from '../store.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
@@ -36,6 +38,7 @@ import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import type { SqliteDriver } from './sqlite-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
+import { rerunRuns } from './sqlite-rerun.js';
 import {
   getRun,
   listRuns,
@@ -247,6 +250,10 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
     return reclaimExpiredLeases(this.sql, now, limit);
+  }
+
+  async rerunRuns(req: RerunRequest): Promise<RerunResult> {
+    return rerunRuns(this.sql, req);
   }
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {

@@ -5,6 +5,7 @@
 // outcome rules. It must never wait past the attempt's signal or throw out of `deliver`.
 
 import type { Outcome } from '../../domain/outcome.js';
+import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type AmqpTarget, type Target } from '../../domain/target.js';
 import { PunctualError, isPunctualError } from '../../errors.js';
 import type { Delivery, TargetDriver } from '../target.js';
@@ -206,7 +207,8 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
           throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
         }
         const { exchange, routingKey } = address;
-        const body = Buffer.from(JSON.stringify(webhookBody(d)));
+        const id = messageId(target.idTemplate, d.run);
+        const body = Buffer.from(JSON.stringify(webhookBody(d, id)));
         let handle: Handle;
         try {
           handle = await bounded(
@@ -221,8 +223,8 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
           throw new BrokerFailure('BROKER_UNAVAILABLE', `connecting: ${errorText(e)}`);
         }
         const to = `${exchange === '' ? 'the default exchange' : `exchange ${exchange}`} (routing key ${routingKey})`;
-        const messageId = d.run.occurrenceId;
-        handle.returned.delete(messageId); // a stale return of an earlier attempt that timed out
+        const msgId = id;
+        handle.returned.delete(msgId); // a stale return of an earlier attempt that timed out
         const confirmed = new Promise<void>((resolve, reject) => {
           try {
             handle.channel.publish(
@@ -232,7 +234,7 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
               {
                 persistent: true,
                 mandatory: true,
-                messageId,
+                messageId: msgId,
                 contentType: 'application/json',
                 timestamp: Math.floor(d.startedAt / 1000),
                 appId: 'punctual',
@@ -256,9 +258,9 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
           );
         }
         // The broker returns an unroutable mandatory message before confirming it.
-        const returned = handle.returned.get(messageId);
+        const returned = handle.returned.get(msgId);
         if (returned !== undefined) {
-          handle.returned.delete(messageId);
+          handle.returned.delete(msgId);
           throw new BrokerFailure(
             'BROKER_PUBLISH_FAILED',
             `publish to ${to}: unroutable, no queue is bound for it (${returned})`,

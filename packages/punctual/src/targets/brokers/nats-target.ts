@@ -5,6 +5,7 @@
 // publish while disconnected, wait past the attempt's signal, or throw out of `deliver`.
 
 import type { Outcome } from '../../domain/outcome.js';
+import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type NatsTarget, type Target } from '../../domain/target.js';
 import { isPunctualError } from '../../errors.js';
 import type { Delivery, TargetDriver } from '../target.js';
@@ -164,7 +165,8 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
         } catch (e) {
           throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
         }
-        const body = JSON.stringify(webhookBody(d));
+        const id = messageId(target.idTemplate, d.run);
+        const body = JSON.stringify(webhookBody(d, id));
         let handle: Handle;
         try {
           handle = await bounded(
@@ -190,7 +192,7 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
         try {
           ack = await bounded(
             Promise.race([
-              handle.js.publish(subject, body, { msgID: d.run.occurrenceId, timeout: publishTimeoutMs }),
+              handle.js.publish(subject, body, { msgID: id, timeout: publishTimeoutMs }),
               dropped,
             ]),
             d.signal,

@@ -1,10 +1,11 @@
-// The Redis Streams target: each attempt is one `XADD <stream> [MAXLEN ~ n] * id <occurrenceId> body <json>`
+// The Redis Streams target: each attempt is one `XADD <stream> [MAXLEN ~ n] * id <message id> body <json>`
 // on the operator's named connection; the reply (the entry id) is the acknowledgement. It owns the shared
 // node-redis client per connection (loaded lazily, reconnecting on its own) and the outcome rules. It must
 // never queue a command while disconnected, wait past the attempt's signal, or throw out of `deliver`.
 // Redis does not deduplicate: a retried occurrence is a second entry carrying the same `id` field.
 
 import type { Outcome } from '../../domain/outcome.js';
+import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type RedisTarget, type Target } from '../../domain/target.js';
 import type { Delivery, TargetDriver } from '../target.js';
 import { webhookBody } from '../webhook/webhook-target.js';
@@ -119,7 +120,8 @@ export function redisTarget(opts: RedisTargetOptions): TargetDriver {
         } catch (e) {
           throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
         }
-        const body = JSON.stringify(webhookBody(d));
+        const id = messageId(target.idTemplate, d.run);
+        const body = JSON.stringify(webhookBody(d, id));
         const { client, waiters } = await bounded(
           clients.get(conn),
           d.signal,
@@ -134,7 +136,7 @@ export function redisTarget(opts: RedisTargetOptions): TargetDriver {
             client.xAdd(
               stream,
               '*',
-              { id: d.run.occurrenceId, body },
+              { id, body },
               target.maxLen === undefined
                 ? undefined
                 : { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: target.maxLen } },

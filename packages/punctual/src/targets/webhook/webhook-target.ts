@@ -5,6 +5,7 @@
 
 import type { Json } from '../../domain/json.js';
 import type { Outcome } from '../../domain/outcome.js';
+import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type Target, type WebhookTarget } from '../../domain/target.js';
 import { PunctualError, describeThrown, isPunctualError } from '../../errors.js';
 import { AddressGuard, parseCidrList } from '../address-guard.js';
@@ -66,10 +67,16 @@ export interface WebhookBody {
 const RETRYABLE = (status: number): boolean =>
   status === 408 || status === 429 || (status >= 500 && status <= 599);
 
-/** Builds the request body for one attempt (exported for documentation and tests). */
-export function webhookBody(d: Pick<Delivery, 'run' | 'payload' | 'startedAt'>): WebhookBody {
+/**
+ * Builds the request body for one attempt (exported for documentation and tests). `id` is the message id:
+ * the occurrence id unless the target has an id template (message-id.ts).
+ */
+export function webhookBody(
+  d: Pick<Delivery, 'run' | 'payload' | 'startedAt'>,
+  id: string = d.run.occurrenceId,
+): WebhookBody {
   return {
-    id: d.run.occurrenceId,
+    id,
     scheduleKey: d.run.scheduleKey,
     scheduledFor: new Date(d.run.scheduledFor).toISOString(),
     firedAt: new Date(d.startedAt).toISOString(),
@@ -121,17 +128,13 @@ export function webhookTarget(opts: WebhookTargetOptions): TargetDriver {
         };
       }
 
-      const body = JSON.stringify(webhookBody(d));
+      const id = messageId(target.idTemplate, d.run);
+      const body = JSON.stringify(webhookBody(d, id));
       const timestamp = Math.floor(d.startedAt / 1000);
       let signature: string;
       try {
         const s = await opts.secrets(d.run.tenantId);
-        signature = signatureHeader(
-          s.previous ? [s.current, s.previous] : [s.current],
-          d.run.occurrenceId,
-          timestamp,
-          body,
-        );
+        signature = signatureHeader(s.previous ? [s.current, s.previous] : [s.current], id, timestamp, body);
       } catch (e) {
         const error = {
           code: 'WEBHOOK_SECRET_UNAVAILABLE',
@@ -151,7 +154,7 @@ export function webhookTarget(opts: WebhookTargetOptions): TargetDriver {
           'content-type': 'application/json',
           'user-agent': userAgent,
           ...target.headers,
-          'webhook-id': d.run.occurrenceId,
+          'webhook-id': id,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signature,
         },

@@ -100,7 +100,7 @@ export function materializerTests(ctx: Ctx): void {
     });
     expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
       nextFireAt: T0 + 10 * MINUTE,
-      firedCount: 2,
+      materializedCount: 2,
     });
     const again = await ctx.store.claimDueSchedules({
       now: T0,
@@ -220,7 +220,7 @@ export function materializerTests(ctx: Ctx): void {
     expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
       state: 'completed',
       nextFireAt: null,
-      firedCount: 1,
+      materializedCount: 1,
     });
   });
 
@@ -249,10 +249,13 @@ export function materializerTests(ctx: Ctx): void {
     expect(res[1]!.transitions).toEqual([]);
     expect(res[2]!.transitions.map((t) => t.run.scheduleKey)).toEqual(['a']);
     expect(await ctx.store.getSchedule(TENANT, 'b')).toMatchObject({
-      firedCount: 0,
+      materializedCount: 0,
       nextFireAt: b.nextFireAt,
     });
-    expect(await ctx.store.getSchedule(TENANT, 'a')).toMatchObject({ state: 'completed', firedCount: 1 });
+    expect(await ctx.store.getSchedule(TENANT, 'a')).toMatchObject({
+      state: 'completed',
+      materializedCount: 1,
+    });
     // Advanced once: the same step again is a conflict for each, and inserts nothing.
     const again = await advanceSchedules([advance(c), advance(a)]);
     expect(again.map((r) => r.status)).toEqual(['conflict', 'conflict']);

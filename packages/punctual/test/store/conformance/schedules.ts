@@ -46,7 +46,7 @@ export function scheduleTests(ctx: Ctx): void {
     expect(res.schedule).toEqual(first);
   });
 
-  it('bumps the version on a change, keeping createdAt and firedCount', async () => {
+  it('bumps the version on a change, keeping createdAt and the materialised count', async () => {
     const s = await create(ctx.store);
     await ctx.store.advanceSchedule({
       tenantId: TENANT,
@@ -70,7 +70,7 @@ export function scheduleTests(ctx: Ctx): void {
       spec: '*/10 * * * *',
       version: 2,
       nextFireAt: T0 + 10 * MINUTE,
-      firedCount: 1,
+      materializedCount: 1,
       createdAt: T0,
       updatedAt: T0 + MINUTE,
       state: 'active',

@@ -19,6 +19,7 @@ import {
   startProxy,
   unique,
   viaPort,
+  SCHEDULED,
   type TcpProxy,
 } from './broker-support.js';
 
@@ -162,6 +163,18 @@ describe.runIf(url)('amqp target', () => {
     const msgs = await consume(q, 2);
     expect(msgs.map((m) => m.properties.messageId)).toEqual([d.run.occurrenceId, d.run.occurrenceId]);
     expect(msgs[0]!.content.equals(msgs[1]!.content)).toBe(true);
+  });
+
+  it('takes message_id and the body id from the target idTemplate', async () => {
+    driver = amqpTarget({ connections: connections() });
+    const { name, queue: q } = await queue();
+    const d = delivery({
+      amqp: { connection: 'rabbit', routingKey: name, idTemplate: 'job:{key}:{scheduledFor}' },
+    });
+    expect(await driver.deliver(d)).toMatchObject({ type: 'ok', result: { confirmed: true } });
+    const [msg] = await consume(q, 1);
+    expect(msg!.properties.messageId).toBe(`job:order-events:${SCHEDULED}`);
+    expect(JSON.parse(msg!.content.toString())).toMatchObject({ id: `job:order-events:${SCHEDULED}` });
   });
 
   it('publishes to a named exchange under the prefix, with the routing key as given', async () => {

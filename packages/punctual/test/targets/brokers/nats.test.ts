@@ -23,6 +23,7 @@ import {
   stopService,
   unique,
   viaPort,
+  SCHEDULED,
   type TcpProxy,
 } from './broker-support.js';
 
@@ -185,6 +186,23 @@ describe.runIf(url)('nats target', () => {
     expect(info.state.messages).toBe(1);
     const stored = await jsm.streams.getMessage(stream, { seq: 1 });
     expect(stored!.header.get('Nats-Msg-Id')).toBe(d.run.occurrenceId);
+  });
+
+  it('takes the message id from the target idTemplate: two schedules with one key are stored once', async () => {
+    driver = natsTarget({ connections: connections() });
+    const { name, stream } = await subjectWithStream();
+    const target = {
+      nats: { connection: 'events', subject: name, idTemplate: '{key}-{scheduledForSeconds}' },
+    };
+    const a = delivery(target);
+    const b = delivery(target);
+    expect(a.run.occurrenceId).not.toBe(b.run.occurrenceId);
+    expect(await driver.deliver(a)).toMatchObject({ type: 'ok', result: { duplicate: false } });
+    expect(await driver.deliver(b)).toMatchObject({ type: 'ok', result: { duplicate: true } });
+    const stored = await jsm.streams.getMessage(stream, { seq: 1 });
+    const id = `order-events-${Math.floor(SCHEDULED / 1000)}`;
+    expect(stored!.header.get('Nats-Msg-Id')).toBe(id);
+    expect(JSON.parse(new TextDecoder().decode(stored!.data))).toMatchObject({ id });
   });
 
   it('retries with BROKER_PUBLISH_FAILED when no stream takes the subject', async () => {

@@ -187,6 +187,19 @@ describe.runIf(url)('redis target', () => {
     });
   });
 
+  it('takes the id field and the body id from the target idTemplate', async () => {
+    driver = redisTarget({ connections: connections() });
+    const { name, key } = stream();
+    const d = delivery({
+      redis: { connection: 'main', stream: name, idTemplate: '{key}-{scheduledForSeconds}' },
+    });
+    expect(await driver.deliver(d)).toMatchObject({ type: 'ok' });
+    const [entry] = await entriesOf(key);
+    const id = `order-events-${Math.floor(SCHEDULED / 1000)}`;
+    expect(entry!.message.id).toBe(id);
+    expect(JSON.parse(entry!.message.body!)).toMatchObject({ id });
+  });
+
   it('trims with MAXLEN ~ when the target sets maxLen', async () => {
     driver = redisTarget({ connections: connections() });
     const { name, key } = stream();

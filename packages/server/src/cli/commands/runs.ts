@@ -138,3 +138,16 @@ export async function runsCancel(args: RunGetArgs, io: CliIo): Promise<number> {
     return EXIT_OK;
   });
 }
+
+export async function runsRerun(args: RunGetArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body: r } = await api.call<RunJson>('POST', `/v1/runs/${seg(args.id)}/rerun`);
+    if (args.json === true) printJson(io, r);
+    else {
+      io.stdout(
+        `punctual: run ${r.id} of ${r.scheduleKey} (scheduled for ${r.scheduledFor}) is scheduled again\n`,
+      );
+    }
+    return EXIT_OK;
+  });
+}

@@ -13,6 +13,8 @@ export interface ScheduleJson {
   spec: string;
   tz: string;
   description: string;
+  summary?: string | null;
+  labels?: Record<string, string>;
   target: { handler?: string; webhook?: { url: string } } & Record<string, unknown>;
   payload: unknown;
   policies: Record<string, unknown> & { retry?: Record<string, unknown> };
@@ -20,6 +22,8 @@ export interface ScheduleJson {
   version: number;
   nextFireAt: string | null;
   firedCount: number;
+  lastFiredAt?: string | null;
+  lastSucceededAt?: string | null;
   note: string | null;
   startAt: string | null;
   endAt: string | null;
@@ -37,6 +41,8 @@ export interface SchedulesListArgs extends ClientArgs {
   prefix?: string | undefined;
   /** Only this target kind (handler, webhook, ...). */
   target?: string | undefined;
+  /** Only schedules with every one of these labels, each `key=value` (or `key:value`). */
+  label?: string[] | undefined;
   limit?: string | number | undefined;
   cursor?: string | undefined;
 }
@@ -57,6 +63,14 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   payload?: string | undefined;
   /** A JSON file with the body (`spec`, `target`, `policies`, ...); the options above override its fields. */
   file?: string | undefined;
+  /** Free text kept beside the generated description. */
+  summary?: string | undefined;
+  /** Labels, each `key=value`; they replace the labels of --file. */
+  label?: string[] | undefined;
+  /** The message id template of the webhook or broker target (`{key}-{scheduledForSeconds}`). */
+  idTemplate?: string | undefined;
+  /** Create the schedule paused (ignored when it exists: use pause / resume). */
+  paused?: boolean | undefined;
   /** The version the update expects (If-Match). */
   ifMatch?: string | number | undefined;
   /** Reads --file and --script. Default: fs. */
@@ -152,6 +166,9 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
     body.target = { script: { ...settings, source } };
   }
   if (args.payload !== undefined) body.payload = parseJsonOption('--payload', args.payload);
+  if (args.summary !== undefined) body.summary = args.summary;
+  if (args.label !== undefined && args.label.length > 0) body.labels = parseLabelOptions(args.label);
+  if (args.paused === true) body.state = 'paused';
   if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
   if (body.target === undefined) {
     throw new ArgumentError('a target is required: --webhook URL, --script FILE, or "target" in --file');
@@ -159,7 +176,32 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
   if (typeof body.target === 'object' && body.target !== null && 'handler' in body.target) {
     throw new ArgumentError(NO_HANDLERS);
   }
+  if (args.idTemplate !== undefined) body.target = withIdTemplate(body.target, args.idTemplate);
   return body;
+}
+
+/** The target with its idTemplate set: webhook and broker targets carry one; a script target has no message. */
+function withIdTemplate(target: unknown, idTemplate: string): Record<string, unknown> {
+  const t = target as Record<string, unknown>;
+  const [kind] = Object.keys(t);
+  const inner = kind === undefined ? undefined : t[kind];
+  if (kind === undefined || kind === 'script' || typeof inner !== 'object' || inner === null) {
+    throw new ArgumentError('--id-template needs a webhook or broker target (--webhook, or one in --file)');
+  }
+  return { [kind]: { ...(inner as Record<string, unknown>), idTemplate } };
+}
+
+/** `--label k=v` options as a labels object; a key given twice is refused. */
+export function parseLabelOptions(options: readonly string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const text of options) {
+    const i = text.indexOf('=');
+    if (i <= 0) throw new ArgumentError(`--label must be key=value, such as jobType=email (got "${text}")`);
+    const key = text.slice(0, i);
+    if (key in labels) throw new ArgumentError(`--label ${key} is given twice`);
+    labels[key] = text.slice(i + 1);
+  }
+  return labels;
 }
 
 /** When it fires next: `paused` while paused (the API's nextFireAt is then null), else the instant or `none`. */
@@ -174,11 +216,26 @@ function details(s: ScheduleJson): string {
   const rows: [string, string][] = [
     ['key', s.key],
     ['description', s.description],
+    ...(s.summary ? [['summary', s.summary] as [string, string]] : []),
+    ...(s.labels && Object.keys(s.labels).length > 0
+      ? [
+          [
+            'labels',
+            Object.entries(s.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' '),
+          ] as [string, string],
+        ]
+      : []),
     ['spec', `${oneLine(s.spec)}  (${s.tz})`],
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
     ['next', nextText(s)],
-    ['fired', String(s.firedCount)],
+    [
+      'fired',
+      `${s.firedCount} run(s) executed; last fired ${s.lastFiredAt ?? 'never'}, ` +
+        `last succeeded ${s.lastSucceededAt ?? 'never'}`,
+    ],
     ['payload', JSON.stringify(s.payload ?? null)],
     [
       'policies',
@@ -198,6 +255,7 @@ export async function schedulesList(args: SchedulesListArgs, io: CliIo): Promise
         state: args.state,
         keyPrefix: args.prefix,
         target: args.target,
+        label: args.label,
         limit: args.limit,
         cursor: args.cursor,
       },

@@ -1,14 +1,17 @@
-// /v1/runs: list the tenant's runs with filters, read one run with its attempts, cancel one. Reads and the
-// cancel go through the authenticated tenant's TenantApi: another tenant's run answers 404 like a missing one.
+// /v1/runs: list the tenant's runs with filters, read one run with its attempts, cancel one, run one again.
+// Reads and writes go through the authenticated tenant's TenantApi: another tenant's run answers 404 like a missing one.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PunctualError } from 'punctual';
+import { PunctualError, type Clock, type TenantStore } from 'punctual';
 import type { PageCursors } from '../page-cursors.js';
+import { checkRunQuota } from '../quotas.js';
 import * as s from '../schemas.js';
 import { attemptView, runView } from '../views.js';
 
 export interface RunRouteDeps {
   cursors: PageCursors;
+  tenants: TenantStore;
+  clock: Pick<Clock, 'now'>;
 }
 
 export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) => {
@@ -73,5 +76,27 @@ export const runRoutes: FastifyPluginAsyncZod<RunRouteDeps> = async (app, deps) 
       },
     },
     async (request) => runView(await request.api.cancelRun(request.params.id)),
+  );
+
+  app.post(
+    '/runs/:id/rerun',
+    {
+      schema: {
+        tags,
+        summary: 'Run a finished run again',
+        description:
+          'The run is scheduled again, due now, as new attempts of the same occurrence: the same run id, ' +
+          "scheduledFor and occurrence id, the schedule's current version and retry budget, no deadline. " +
+          'A run not final yet, or whose occurrence another run holds, answers 409 RUN_NOT_RERUNNABLE; a run ' +
+          'whose schedule was deleted, 404 SCHEDULE_NOT_FOUND. Counts against the maxRunsPerMinute quota.',
+        params: s.runParams,
+        body: s.emptyBody,
+        response: { 200: s.run, ...s.errors(400, 404, 409, 413, 415) },
+      },
+    },
+    async (request) => {
+      await checkRunQuota(deps.tenants, request.tenant, 1, deps.clock.now());
+      return runView(await request.api.rerun(request.params.id));
+    },
   );
 };

@@ -1,10 +1,11 @@
-// /v1/schedules: upsert by key (with If-Match), list, get, delete, pause, resume, trigger, backfill, and a
-// schedule's runs. Every call goes through the authenticated tenant's TenantApi, so another tenant's schedule
+// /v1/schedules: upsert by key (with If-Match), list, get, delete, pause, resume, trigger, backfill, rerun,
+// and a schedule's runs. Every call goes through the authenticated tenant's TenantApi, so another tenant's schedule
 // is exactly as missing as one that never existed. Quotas are checked before anything is written.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   PunctualError,
+  parseLabelFilter,
   type Clock,
   type Json,
   type Schedule,
@@ -23,6 +24,22 @@ export interface ScheduleRouteDeps {
   tenants: TenantStore;
   clock: Pick<Clock, 'now'>;
   cursors: PageCursors;
+}
+
+/** `?label=jobType:email` (repeatable) → { jobType: 'email' }; a key asked with two values is refused. */
+export function labelFilter(label: string | string[] | undefined): Record<string, string> | undefined {
+  if (label === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const text of Array.isArray(label) ? label : [label]) {
+    const [k, v] = parseLabelFilter(text);
+    if (k in out && out[k] !== v) {
+      throw new PunctualError('SCHEDULE_INVALID', `label "${k}" is asked with two values`, {
+        field: 'label',
+      });
+    }
+    out[k] = v;
+  }
+  return out;
 }
 
 /** `If-Match: 3`, `"3"` or `W/"3"` → 3; absent → undefined (schemas.ts refuses anything else first). */
@@ -111,6 +128,7 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         state: q.state,
         targetKind: q.target,
         keyPrefix: q.keyPrefix,
+        labels: labelFilter(q.label),
         cursor: deps.cursors.open('schedules', request.tenant.id, q.cursor),
         limit: q.limit,
       });
@@ -242,6 +260,34 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
       }
       const runs = await request.api.backfill(key, { from, to });
       return { runs: runs.map(runView) };
+    },
+  );
+
+  app.post(
+    '/schedules/:key/rerun',
+    {
+      schema: {
+        tags,
+        summary: 'Run again the final runs of a range',
+        description:
+          'The runs of the schedule whose scheduledFor is in [from, to) and whose state is one of `states` ' +
+          '(default dead) are scheduled again, due now, as new attempts of the same occurrence (same run id, ' +
+          "scheduledFor and occurrence id); at most the schedule's maxCatchup runs. Runs that cannot run " +
+          'again are listed in `refused`. Counts against the maxRunsPerMinute quota.',
+        params: s.scheduleParams,
+        body: s.rerunBody,
+        response: { 200: s.rerunResult, ...s.errors(400, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const now = deps.clock.now();
+      const { from, to, states } = request.body;
+      const res = await request.api.rerunRange(
+        request.params.key,
+        { from: Date.parse(from), to: Date.parse(to), states },
+        { beforeWrite: (asked) => checkRunQuota(deps.tenants, request.tenant, asked, now) },
+      );
+      return { runs: res.runs.map(runView), refused: res.refused };
     },
   );
 

@@ -1,0 +1,68 @@
+// Re-running final runs on the SQLite store: each run asked for goes back to `scheduled`, due now, as new
+// attempts of the same occurrence (same run id, occurrence id, scheduledFor and attempt history). One
+// BEGIN IMMEDIATE transaction for the whole request. It must never read a clock: `now` comes from the caller.
+
+import type { RunState } from '../../domain/run.js';
+import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { parseId, toRun, type RunRow } from './sqlite-rows.js';
+
+const FIND = `
+  SELECT id, state, kind, occurrence_id, occurrence_key FROM runs
+  WHERE id = ? AND tenant_id = ? AND schedule_id = ?`;
+
+const HOLDER = 'SELECT id FROM runs WHERE occurrence_key = ? AND id <> ?';
+
+// No deadline (a person asked for it now), a fresh check count, the schedule's current version; the last
+// error stays until the next attempt settles.
+const RERUN = `
+  UPDATE runs SET state = 'scheduled', reason = 'rerun', due_at = @now, expires_at = NULL, result = NULL,
+    finished_at = NULL, not_fired_reported = 0, checks = 0, max_attempts = attempt + @attempts,
+    schedule_version = @version, occurrence_key = COALESCE(occurrence_key, occurrence_id)
+  WHERE id = @id
+  RETURNING *`;
+
+const FINAL: ReadonlySet<string> = new Set(['succeeded', 'dead', 'skipped', 'expired', 'cancelled']);
+
+interface Found {
+  id: number;
+  state: RunState;
+  kind: string;
+  occurrence_id: string | null;
+  occurrence_key: string | null;
+}
+
+export function rerunRuns(sql: SqliteDatabase, req: RerunRequest): RerunResult {
+  const scheduleId = parseId(req.scheduleId);
+  return sql.write(() => {
+    const transitions: Transition[] = [];
+    const refused: RerunRefusal[] = [];
+    for (const runId of new Set(req.runIds)) {
+      const id = parseId(runId);
+      const found =
+        id === undefined || scheduleId === undefined
+          ? undefined
+          : (sql.stmt(FIND).get(id, req.tenantId, scheduleId) as Found | undefined);
+      if (found === undefined) {
+        refused.push({ runId, why: 'notFound' });
+        continue;
+      }
+      if (!FINAL.has(found.state)) {
+        refused.push({ runId, why: 'notFinal', state: found.state });
+        continue;
+      }
+      if (found.occurrence_key === null && found.occurrence_id !== null) {
+        const holder = sql.pluck(HOLDER).get(found.occurrence_id, found.id) as number | undefined;
+        if (holder !== undefined) {
+          refused.push({ runId, why: 'occurrenceTaken', state: found.state, heldBy: String(holder) });
+          continue;
+        }
+      }
+      const row = sql
+        .stmt(RERUN)
+        .get({ id: found.id, now: req.now, attempts: req.attempts, version: req.scheduleVersion }) as RunRow;
+      transitions.push({ run: toRun(row), from: found.state, to: 'scheduled' });
+    }
+    return { transitions, refused };
+  });
+}

@@ -1,0 +1,138 @@
+// Conformance: the schedule fields beside the spec. The user's summary and labels (kept, versioned, and
+// filterable in the list), creating a schedule paused, and the execution record: firedCount counts runs
+// executed to an outcome (succeeded or dead), not occurrences materialised; lastFiredAt / lastSucceededAt.
+
+import { expect, it } from 'vitest';
+import { draft, MINUTE, OTHER_TENANT, T0, TENANT } from '../../support/fixtures.js';
+import { addRuns, claimOne, create, settlement, type Ctx } from './helpers.js';
+
+export function scheduleFieldTests(ctx: Ctx): void {
+  it('keeps the summary and the labels, and a change of either is a new version', async () => {
+    const first = await create(ctx.store, { summary: 'Nightly invoices', labels: { jobType: 'email' } });
+    expect(first).toMatchObject({ summary: 'Nightly invoices', labels: { jobType: 'email' }, version: 1 });
+    expect(await ctx.store.getSchedule(TENANT, 'report')).toEqual(first);
+    const res = await ctx.store.putSchedule({
+      draft: draft({ summary: 'Nightly invoices', labels: { jobType: 'sms' } }),
+      nextFireAt: T0,
+      now: T0 + MINUTE,
+    });
+    expect(res).toMatchObject({ changed: true, schedule: { version: 2, labels: { jobType: 'sms' } } });
+  });
+
+  it('lists only the schedules that carry every label asked for', async () => {
+    await create(ctx.store, { key: 'a', labels: { jobType: 'email', team: 'billing' } });
+    await create(ctx.store, { key: 'b', labels: { jobType: 'email' } });
+    await create(ctx.store, { key: 'c', labels: { jobType: 'sms' } });
+    await create(ctx.store, { key: 'd' });
+    await create(ctx.store, { tenantId: OTHER_TENANT, key: 'e', labels: { jobType: 'email' } });
+    const keys = async (labels: [string, string][]) =>
+      (await ctx.store.listSchedules({ tenantId: TENANT, labels, limit: 10 })).items.map((s) => s.key);
+    expect(await keys([['jobType', 'email']])).toEqual(['a', 'b']);
+    expect(
+      await keys([
+        ['jobType', 'email'],
+        ['team', 'billing'],
+      ]),
+    ).toEqual(['a']);
+    expect(await keys([['jobType', 'fax']])).toEqual([]);
+    expect(await keys([])).toEqual(['a', 'b', 'c', 'd']);
+    const page = await ctx.store.listSchedules({
+      tenantId: TENANT,
+      labels: [['jobType', 'email']],
+      limit: 1,
+    });
+    expect(page.items.map((s) => s.key)).toEqual(['a']);
+    const next = await ctx.store.listSchedules({
+      tenantId: TENANT,
+      labels: [['jobType', 'email']],
+      limit: 1,
+      cursor: page.nextCursor,
+    });
+    expect(next.items.map((s) => s.key)).toEqual(['b']);
+  });
+
+  it('creates a schedule paused when asked, and an update keeps the stored state', async () => {
+    const res = await ctx.store.putSchedule({
+      draft: draft(),
+      nextFireAt: T0 + MINUTE,
+      initialState: 'paused',
+      now: T0,
+    });
+    expect(res.schedule).toMatchObject({ state: 'paused', pausedAt: T0, nextFireAt: T0 + MINUTE });
+    expect(
+      await ctx.store.claimDueSchedules({ now: T0 + MINUTE, horizon: T0 + MINUTE, limit: 10, leaseMs: 1 }),
+    ).toEqual([]);
+    const active = await create(ctx.store, { key: 'other' });
+    const updated = await ctx.store.putSchedule({
+      draft: draft({ key: 'other', spec: '*/10 * * * *' }),
+      nextFireAt: T0,
+      initialState: 'paused',
+      now: T0 + MINUTE,
+    });
+    expect(active.state).toBe('active');
+    expect(updated.schedule).toMatchObject({ state: 'active', pausedAt: null, version: 2 });
+  });
+
+  it('counts runs executed to an outcome in firedCount, not occurrences materialised', async () => {
+    const s = await create(ctx.store);
+    await ctx.store.advanceSchedule({
+      tenantId: TENANT,
+      scheduleId: s.id,
+      version: 1,
+      expectedNextFireAt: T0,
+      nextFireAt: T0 + 15 * MINUTE,
+      fired: 3,
+      complete: false,
+      runs: [],
+      now: T0,
+    });
+    await addRuns(ctx.store, s, [T0, T0 + 5 * MINUTE, T0 + 10 * MINUTE]);
+    const fresh = await ctx.store.getSchedule(TENANT, s.key);
+    expect(fresh).toMatchObject({
+      materializedCount: 3,
+      firedCount: 0,
+      lastFiredAt: null,
+      lastSucceededAt: null,
+    });
+
+    // A retry is not an outcome yet: nothing counts.
+    const first = await claimOne(ctx.store, T0 + 1000);
+    await ctx.store.settleRuns(
+      [settlement(first, { state: 'scheduled', reason: 'retry', dueAt: T0 + 2000, error: null }, T0 + 1500)],
+      T0 + 1500,
+    );
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({ firedCount: 0, lastFiredAt: null });
+
+    const again = await claimOne(ctx.store, T0 + 3000);
+    await ctx.store.settleRuns(
+      [settlement(again, { state: 'succeeded', result: null }, T0 + 3500)],
+      T0 + 3500,
+    );
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
+      firedCount: 1,
+      lastFiredAt: again.run.startedAt,
+      lastSucceededAt: T0 + 3500,
+    });
+
+    const second = await claimOne(ctx.store, T0 + 5 * MINUTE);
+    const error = { code: 'HANDLER_FAILED', message: 'boom' };
+    await ctx.store.settleRuns(
+      [settlement(second, { state: 'dead', error }, T0 + 6 * MINUTE)],
+      T0 + 6 * MINUTE,
+    );
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
+      firedCount: 2,
+      lastFiredAt: second.run.startedAt,
+      lastSucceededAt: T0 + 3500,
+      materializedCount: 3,
+    });
+
+    // A cancelled run did not execute to an outcome.
+    const third = await claimOne(ctx.store, T0 + 10 * MINUTE);
+    await ctx.store.settleRuns(
+      [settlement(third, { state: 'cancelled', reason: 'manual' }, T0 + 11 * MINUTE)],
+      T0 + 11 * MINUTE,
+    );
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({ firedCount: 2 });
+  });
+}
