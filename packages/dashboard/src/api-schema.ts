@@ -178,6 +178,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/schedules/{key}/rerun': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run again the final runs of a range
+     * @description The runs of the schedule whose scheduledFor is in [from, to) and whose state is one of `states` (default dead) are scheduled again, due now, as new attempts of the same occurrence (same run id, scheduledFor and occurrence id); at most the schedule's maxCatchup runs. Runs that cannot run again are listed in `refused`. Counts against the maxRunsPerMinute quota.
+     */
+    post: operations['postSchedulesByKeyRerun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/schedules/{key}/runs': {
     parameters: {
       query?: never;
@@ -249,6 +269,26 @@ export interface paths {
      * @description A running run loses its lease (its delivery is aborted). A finished run answers 409.
      */
     post: operations['postRunsByIdCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/runs/{id}/rerun': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a finished run again
+     * @description The run is scheduled again, due now, as new attempts of the same occurrence: the same run id, scheduledFor and occurrence id, the schedule's current version and retry budget, no deadline. A run not final yet, or whose occurrence another run holds, answers 409 RUN_NOT_RERUNNABLE; a run whose schedule was deleted, 404 SCHEDULE_NOT_FOUND. Counts against the maxRunsPerMinute quota.
+     */
+    post: operations['postRunsByIdRerun'];
     delete?: never;
     options?: never;
     head?: never;
@@ -389,6 +429,11 @@ export interface components {
               [key: string]: string;
             };
             timeoutMs?: number;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -398,6 +443,11 @@ export interface components {
             stream: string;
             /** @description trim with MAXLEN ~ n (1 to 1e9) */
             maxLen?: number;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -405,6 +455,11 @@ export interface components {
             /** @description the operator's nats connection */
             connection: string;
             subject: string;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -414,6 +469,11 @@ export interface components {
             /** @description default: the default exchange */
             exchange?: string;
             routingKey: string;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -463,9 +523,41 @@ export interface components {
       maxRuns?: number | null;
       /** @description milliseconds or a duration ("30s") */
       jitter?: number | string;
+      /** @description the user's own free text (at most 2000 characters); `description` is generated from the spec */
+      summary?: string | null;
+      /**
+       * @description key/value strings to find schedules by (at most 20; keys 1-63 letters, digits and . _ / -; values at most 200 characters)
+       * @example {
+       *       "jobType": "email"
+       *     }
+       */
+      labels?: {
+        [key: string]: string;
+      } | null;
+      /**
+       * @description on create only: `paused` creates it paused; an update keeps the stored state
+       * @enum {string}
+       */
+      state?: 'active' | 'paused';
     };
     /** @description any JSON value, stored as it is */
     KvValueInput: unknown;
+    RerunRangeInput: {
+      /**
+       * Format: date-time
+       * @description scheduledFor at or after this instant
+       * @example 2026-01-05T09:00:00Z
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description scheduledFor before this instant
+       * @example 2026-01-05T09:00:00Z
+       */
+      to: string;
+      /** @description the states of the runs to run again (final states only; default ["dead"]) */
+      states?: ('succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled')[];
+    };
     /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
     Target:
       | {
@@ -480,6 +572,11 @@ export interface components {
               [key: string]: string;
             };
             timeoutMs?: number;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -489,6 +586,11 @@ export interface components {
             stream: string;
             /** @description trim with MAXLEN ~ n (1 to 1e9) */
             maxLen?: number;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -496,6 +598,11 @@ export interface components {
             /** @description the operator's nats connection */
             connection: string;
             subject: string;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -505,6 +612,11 @@ export interface components {
             /** @description default: the default exchange */
             exchange?: string;
             routingKey: string;
+            /**
+             * @description the message id as a template (default: the occurrence id); placeholders: {key}, {scheduleId}, {scheduledFor}, {scheduledForSeconds}, {scheduledForIso}, {occurrenceId}, {runId}, {tenant}
+             * @example {key}-{scheduledForSeconds}
+             */
+            idTemplate?: string;
           };
         }
       | {
@@ -545,7 +657,13 @@ export interface components {
       key: string;
       spec: string;
       tz: string;
+      /** @description generated from the spec, in English */
       description: string;
+      /** @description the user's own free text */
+      summary: string | null;
+      labels: {
+        [key: string]: string;
+      };
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -558,7 +676,15 @@ export interface components {
       version: number;
       /** @description when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains */
       nextFireAt: string | null;
+      /** @description runs executed to an outcome (succeeded or dead); not occurrences materialised */
       firedCount: number;
+      /** @description occurrences materialised so far: what maxRuns limits */
+      materializedCount: number;
+      /** @description when the latest executed run started delivery; null when none yet */
+      lastFiredAt: string | null;
+      /** @description when a run last succeeded; null when none yet */
+      lastSucceededAt: string | null;
+      /** @description the note given when it was paused */
       note: string | null;
       /**
        * Format: date-time
@@ -719,6 +845,16 @@ export interface components {
           [key: string]: unknown;
         };
       };
+    };
+    RerunResult: {
+      /** @description the runs scheduled again, due now */
+      runs: components['schemas']['Run'][];
+      /** @description runs of the range left as they were (RUN_NOT_RERUNNABLE) */
+      refused: {
+        id: string;
+        code: string;
+        message: string;
+      }[];
     };
     MetricsSnapshot: {
       /**
@@ -1162,6 +1298,8 @@ export interface operations {
         state?: 'active' | 'paused' | 'completed';
         target?: 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script';
         keyPrefix?: string;
+        /** @description key:value; repeat it to require several labels (all must match) */
+        label?: string | string[];
         /** @description nextCursor of the previous page */
         cursor?: string;
         /** @description page size, 1-1000 (default 100) */
@@ -1686,6 +1824,114 @@ export interface operations {
       };
     };
   };
+  postSchedulesByKeyRerun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RerunRangeInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RerunResult'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getSchedulesByKeyRuns: {
     parameters: {
       query?: {
@@ -1951,6 +2197,122 @@ export interface operations {
     };
   };
   postRunsByIdCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Run'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postRunsByIdRerun: {
     parameters: {
       query?: never;
       header?: never;
@@ -2777,6 +3139,12 @@ export const putScheduleInputPoliciesOverlapValues: ReadonlyArray<
 export const putScheduleInputPoliciesMisfireValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['misfire']
 > = ['skip', 'runOnce', 'runAll'];
+export const putScheduleInputStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['state']
+> = ['active', 'paused'];
+export const rerunRangeInputStatesValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['RerunRangeInput']['states']
+> = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
 export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<

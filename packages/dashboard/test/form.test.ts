@@ -9,6 +9,7 @@ import {
   fieldId,
   formatDurationText,
   formFromSchedule,
+  keepUnedited,
   keyProblem,
   parseDurationText,
   parseHeaders,
@@ -19,6 +20,8 @@ const schedule: Schedule = {
   spec: '0 9 1 * *',
   tz: 'Europe/Paris',
   description: 'At 09:00, on day 1 of the month, Europe/Paris',
+  summary: null,
+  labels: {},
   target: {
     webhook: {
       url: 'https://example.com/hook',
@@ -48,6 +51,9 @@ const schedule: Schedule = {
   version: 4,
   nextFireAt: '2026-02-01T08:00:00.000Z',
   firedCount: 1,
+  materializedCount: 1,
+  lastFiredAt: null,
+  lastSucceededAt: null,
   note: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
@@ -268,5 +274,26 @@ describe('small parts', () => {
   it('names each control after its API path', () => {
     expect(fieldId(FIELD_PATHS.retryMaxAttempts)).toBe('field-policies-retry-maxAttempts');
     expect(new Set(Object.values(FIELD_PATHS)).size).toBe(Object.keys(FIELD_PATHS).length);
+  });
+});
+
+describe('keepUnedited', () => {
+  it('keeps the summary, labels and message id template the form has no control for', () => {
+    const loaded: Schedule = {
+      ...schedule,
+      summary: 'Monthly report for sales',
+      labels: { jobType: 'report' },
+      target: { webhook: { url: 'https://example.com/hook', idTemplate: '{key}-{scheduledForSeconds}' } },
+    };
+    const body = buildBody(formFromSchedule(loaded)).body;
+    expect(keepUnedited(body, loaded)).toMatchObject({
+      summary: 'Monthly report for sales',
+      labels: { jobType: 'report' },
+      target: { webhook: { url: 'https://example.com/hook', idTemplate: '{key}-{scheduledForSeconds}' } },
+    });
+    // A target of another kind does not inherit the template; a new schedule keeps the body as it is.
+    const other = { ...body, target: { nats: { connection: 'bus', subject: 'jobs' } } };
+    expect(keepUnedited(other, loaded).target).toEqual({ nats: { connection: 'bus', subject: 'jobs' } });
+    expect(keepUnedited(body, undefined)).toBe(body);
   });
 });

@@ -195,6 +195,8 @@ describe('ScheduleForm', () => {
       spec: '0 9 * * *',
       tz: 'Europe/Paris',
       description: 'At 09:00',
+      summary: null,
+      labels: {},
       target: { handler: 'send-report' },
       payload: null,
       policies: {

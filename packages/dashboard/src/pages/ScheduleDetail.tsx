@@ -168,7 +168,10 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
                 </dd>
                 <dt>Runs</dt>
                 <dd>
-                  {s.firedCount} fired{s.maxRuns !== null ? ` of at most ${s.maxRuns}` : ''}
+                  {s.firedCount} executed
+                  {s.maxRuns !== null
+                    ? `; ${s.materializedCount} of at most ${s.maxRuns} occurrences written`
+                    : ''}
                 </dd>
                 <dt>Jitter</dt>
                 <dd>{s.jitterMs > 0 ? `up to ${formatDuration(s.jitterMs)}` : 'none'}</dd>

@@ -9,7 +9,7 @@ import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { Status } from '../components/Status.tsx';
-import { TARGET_KINDS } from '../api.ts';
+import { TARGET_KINDS, type Schedule } from '../api.ts';
 import { useSession } from '../lib/context.ts';
 import { mapApiError } from '../lib/errors.ts';
 import {
@@ -22,6 +22,7 @@ import {
   KNOWN_PATHS,
   type FormField,
   type FormState,
+  keepUnedited,
 } from '../lib/form.ts';
 import { useNow } from '../lib/hooks.ts';
 import { useInvalidate } from '../lib/query.ts';
@@ -56,6 +57,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   const editing = editKey !== undefined;
   const [form, setForm] = useState<FormState>(() => emptyForm(viewerZone()));
   const [version, setVersion] = useState<number | undefined>(undefined);
+  const [loaded, setLoaded] = useState<Schedule | undefined>(undefined);
   const [loadState, setLoadState] = useState<{ loading: boolean; error: unknown }>({
     loading: editing,
     error: undefined,
@@ -82,6 +84,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           );
         }
         setForm(formFromSchedule(s));
+        setLoaded(s);
         setVersion(s.version);
         setLoadState({ loading: false, error: undefined });
       },
@@ -143,7 +146,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     setSaving(true);
     setStatus('Saving…');
     try {
-      const saved = await api.putSchedule(key, built.body, version);
+      const saved = await api.putSchedule(key, keepUnedited(built.body, loaded), version);
       setStatus('Saved.');
       void invalidate();
       navigate(paths.schedule(saved.key ?? key));
