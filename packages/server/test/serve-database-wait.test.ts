@@ -18,6 +18,13 @@ interface Line {
   retryInMs?: number;
 }
 
+// Without PostgreSQL the suite below is skipped, or fails here when PUNCTUAL_REQUIRE_SERVICES=1.
+describe.skipIf(PG_URL !== '' || process.env.PUNCTUAL_REQUIRE_SERVICES !== '1')('PostgreSQL', () => {
+  it('is required', () => {
+    throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
+  });
+});
+
 describe.skipIf(PG_URL === '')('serve while the database does not answer', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let proxy: TcpProxy;

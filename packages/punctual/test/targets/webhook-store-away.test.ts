@@ -64,6 +64,13 @@ describe('signing secret unavailable', () => {
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 
+// Without PostgreSQL the suite below is skipped, or fails here when PUNCTUAL_REQUIRE_SERVICES=1.
+describe.skipIf(PG_URL !== '' || process.env.PUNCTUAL_REQUIRE_SERVICES !== '1')('PostgreSQL', () => {
+  it('is required', () => {
+    throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
+  });
+});
+
 describe.skipIf(PG_URL === '')('through the engine, with PostgreSQL cut off', () => {
   let h: Harness | undefined;
   let proxy: TcpProxy | undefined;

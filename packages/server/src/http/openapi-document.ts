@@ -46,19 +46,26 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
  */
 export function errorStatusesOf(
   method: string,
+  path: string,
   op: Operation,
   globalSecurity: unknown[] | undefined,
 ): number[] {
   const security = op.security ?? globalSecurity ?? [];
   const params = op.parameters ?? [];
   const hasBody = BODY_METHODS.has(method);
-  const out = new Set<number>([500]);
+  // Every route may answer 400: a query string with a bad percent-escape is refused before routing, and a
+  // /v1 route that reads no query string refuses any field.
+  const out = new Set<number>([400, 500]);
   if (security.length > 0) [401, 429, 503].forEach((s) => out.add(s));
-  if (params.length > 0 || op.requestBody || hasBody) out.add(400);
+  // Open routes whose operator may require a token (PUNCTUAL_METRICS_TOKEN for /metrics).
+  if (TOKEN_OPTIONAL.has(path)) out.add(401);
   if (hasBody) [413, 415].forEach((s) => out.add(s));
   if (params.some((p) => p.in === 'path')) out.add(414);
   return [...out];
 }
+
+/** Paths that are open unless the operator configures a token for them. */
+const TOKEN_OPTIONAL = new Set(['/metrics']);
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -83,7 +90,7 @@ function completeOperations(d: Doc): void {
     for (const [method, op] of Object.entries(ops)) {
       op.operationId ??= operationIdOf(method, path);
       op.responses ??= {};
-      for (const status of errorStatusesOf(method, op, d.security)) {
+      for (const status of errorStatusesOf(method, path, op, d.security)) {
         op.responses[status] ??= { content: { 'application/json': { schema: ERROR_REF } } };
       }
       for (const [status, response] of Object.entries(op.responses)) {

@@ -12,6 +12,13 @@ import { ContractRecorder } from '../support/contract.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 
+// Without PostgreSQL the suite below is skipped, or fails here when PUNCTUAL_REQUIRE_SERVICES=1.
+describe.skipIf(PG_URL !== '' || process.env.PUNCTUAL_REQUIRE_SERVICES !== '1')('PostgreSQL', () => {
+  it('is required', () => {
+    throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
+  });
+});
+
 describe.skipIf(PG_URL === '')('the database does not answer', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let proxy: TcpProxy;
