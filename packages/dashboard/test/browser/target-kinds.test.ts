@@ -288,8 +288,11 @@ if (!existsSync(CHROMIUM)) {
     });
 
     it('opens the edit form of every kind with its values', async () => {
+      // The heading shows before the schedule has loaded into the form: wait for the value.
       const expectValue = async (label: string | RegExp, value: string) =>
-        expect(await page.getByLabel(label, { exact: true }).inputValue()).toBe(value);
+        expect
+          .poll(() => page.getByLabel(label, { exact: true }).inputValue(), { timeout: 15_000 })
+          .toBe(value);
       await visit('/schedules/hooks.report/edit', 'Edit hooks.report');
       await expectValue('Webhook URL', 'https://example.com/hooks/report');
       await visit('/schedules/streams.orders/edit', 'Edit streams.orders');
