@@ -1,0 +1,252 @@
+// The PostgreSQL failover test. It starts its own primary and synchronous standby (pg-cluster.ts), puts a TCP
+// proxy in front of them as the one address every instance uses (tcp-proxy.ts), starts several instance
+// processes (the fault test's) under every-second schedules, and keeps writing schedules through the proxy.
+// In the middle of the window it stops the primary hard, promotes the standby and repoints the proxy. At the
+// end it checks: every schedule write acknowledged before (and after) the failover exists, every occurrence
+// in the window has exactly one run, no run is unfinished, no instance exited, and every instance delivered
+// again after the failover. It prints the figures, with the recovery time, and exits non-zero otherwise.
+//
+//   npx tsx packages/punctual/test/failover/failover-test.ts [--seconds 40] [--schedules 200] [--instances 3]
+// Needs the PostgreSQL server binaries (PUNCTUAL_PG_BIN, default /usr/lib/postgresql/15/bin) and, as root,
+// the `postgres` OS user. Never touches any other cluster.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createScheduler } from '../../src/index.js';
+import { postgresStore } from '../../src/store/postgres/postgres-store.js';
+import { PgPair } from './pg-cluster.js';
+import { TcpProxy } from './tcp-proxy.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SECONDS = arg('seconds', 40);
+const SCHEDULES = arg('schedules', 200);
+const INSTANCES = arg('instances', 3);
+const started = Date.now();
+const log = (msg: string) => console.log(`[failover ${new Date().toISOString().slice(11, 23)}] ${msg}`);
+
+const pair = new PgPair();
+const dir = mkdtempSync(join(tmpdir(), 'punctual-failover-logs-'));
+const children = new Map<string, ChildProcess>();
+let proxy: TcpProxy | undefined;
+let failed = true;
+try {
+  await pair.create();
+  log(`primary :${pair.primary.port}, synchronous standby :${pair.standby.port}`);
+  proxy = new TcpProxy(pair.primary.port);
+  const url = `postgres://postgres@127.0.0.1:${await proxy.listen()}/postgres`;
+  const schema = 'failover';
+  const instanceScript = fileURLToPath(new URL('../fault/fault-instance.ts', import.meta.url));
+
+  // ── schedules: every second inside one window, every missed occurrence run (runAll) ─────────────
+  const setup = createScheduler({
+    store: postgresStore({ connectionString: url, schema }),
+    clockSync: { enabled: false },
+  });
+  setup.handle('record', () => {});
+  await setup.migrate();
+  const windowStart = Math.ceil((Date.now() + 8000) / 1000) * 1000;
+  const windowEnd = windowStart + SECONDS * 1000;
+  const inputs = Array.from({ length: SCHEDULES }, (_, i) => ({
+    key: `s${i}`,
+    spec: '@every 1s',
+    startAt: windowStart + (i % 1000),
+    endAt: windowEnd - 1,
+    target: { handler: 'record' },
+    policies: {
+      misfire: 'runAll' as const,
+      catchupWindowMs: 3_600_000,
+      maxCatchup: 10_000,
+      retry: { maxAttempts: 20, delayMs: 200 },
+    },
+  }));
+  await setup.putMany(inputs);
+  let expected = 0;
+  for (const s of inputs) expected += Math.floor((windowEnd - 1 - s.startAt) / 1000) + 1;
+  log(`${SCHEDULES} schedules, ${expected} occurrences in ${SECONDS} s, ${INSTANCES} instances`);
+
+  // ── instances ─────────────────────────────────────────────────────────────────────────────────
+  for (let i = 0; i < INSTANCES; i++) {
+    const name = `i${i}`;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', instanceScript, url, schema, name, join(dir, `deliveries-${name}.log`), '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child.stdout!.on('data', (b: Buffer) => {
+      for (const line of b.toString().split('\n')) if (line.trim()) log(line.trim());
+    });
+    children.set(name, child);
+  }
+  const exited: string[] = [];
+  for (const [name, c] of children) c.once('exit', () => exited.push(name));
+
+  // ── a writer: one schedule put at a time through the proxy; an acknowledged one must survive ────
+  const acked: string[] = [];
+  let writes = 0;
+  let writing = true;
+  let failoverAt = Infinity;
+  let firstAckAfter = Infinity;
+  const writer = (async () => {
+    for (let n = 0; writing; n++) {
+      const key = `w${n}`;
+      writes++;
+      try {
+        await setup.put({
+          key,
+          spec: '@every 1h',
+          startAt: windowEnd + 3_600_000,
+          target: { handler: 'record' },
+        });
+        acked.push(key);
+        if (Date.now() > failoverAt && firstAckAfter === Infinity) firstAckAfter = Date.now();
+      } catch {
+        await new Promise((r) => setTimeout(r, 100)); // not acknowledged: it need not exist
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+
+  // ── the failover, in the middle of the window ───────────────────────────────────────────────────
+  await new Promise((r) => setTimeout(r, windowStart - Date.now() + (SECONDS * 1000) / 2));
+  const ackedBefore = acked.length;
+  failoverAt = Date.now();
+  log('stopping the primary (immediate)');
+  pair.crashPrimary();
+  pair.promoteStandby();
+  proxy.repoint(pair.standby.port);
+  const promotedAt = Date.now();
+  log(`standby promoted and the proxy repointed after ${promotedAt - failoverAt} ms`);
+
+  await new Promise((r) => setTimeout(r, windowEnd - Date.now()));
+  writing = false;
+  await writer;
+  log(`window over; ${acked.length}/${writes} writes acknowledged; waiting for every run to finish`);
+
+  // ── wait until every occurrence is final (reading the new primary directly) ─────────────────────
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port: pair.standby.port,
+    user: 'postgres',
+    database: 'postgres',
+  });
+  await client.connect();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE r.state IN ('scheduled','running'))::int AS open
+         FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id WHERE s.key LIKE 's%'`,
+    );
+    if ((rows[0].n >= expected && rows[0].open === 0) || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const exitedDuringTest = [...exited];
+  for (const c of children.values()) c.kill('SIGTERM');
+  await Promise.all(
+    [...children.values()].map(
+      (c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))),
+    ),
+  );
+  await setup.close();
+
+  // ── verify ──────────────────────────────────────────────────────────────────────────────────────
+  const runs = await client.query(
+    `SELECT r.id::text, r.occurrence_id, r.state, s.key
+       FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id WHERE s.key LIKE 's%'`,
+  );
+  const stored = await client.query(`SELECT key FROM ${schema}.schedules WHERE key LIKE 'w%'`);
+  const reclaimedAttempts = await client.query(
+    `SELECT run_id::text, count(*)::int AS n FROM ${schema}.attempts WHERE outcome = 'leaseExpired' GROUP BY run_id`,
+  );
+  await client.end();
+  const reclaimed = new Map(reclaimedAttempts.rows.map((r) => [r.run_id as string, r.n as number]));
+  const storedKeys = new Set(stored.rows.map((r) => r.key as string));
+  const lostWrites = acked.filter((k) => !storedKeys.has(k));
+
+  const byOccurrence = new Map<string, number>();
+  for (const r of runs.rows) byOccurrence.set(r.occurrence_id, (byOccurrence.get(r.occurrence_id) ?? 0) + 1);
+  const duplicates = [...byOccurrence.values()].filter((n) => n > 1).length;
+  const missed = expected - byOccurrence.size;
+  const notFinal = runs.rows.filter((r) => r.state === 'scheduled' || r.state === 'running').length;
+  const notSucceeded = runs.rows.filter((r) => r.state !== 'succeeded').length;
+
+  // Deliveries: `<runId> <attempt> <occurrenceId> <worker> <epochMs>` per line, one file per instance.
+  const deliveries = new Map<string, number>();
+  const firstAfter = new Map<string, number>();
+  for (const f of readdirSync(dir)) {
+    const name = f.slice('deliveries-'.length, -'.log'.length);
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      const [id, , , , at] = line.split(' ');
+      if (!id) continue;
+      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+      if (Number(at) > promotedAt && !firstAfter.has(name)) firstAfter.set(name, Number(at));
+    }
+  }
+  let unexplained = 0;
+  let extraDeliveries = 0;
+  for (const [id, n] of deliveries) {
+    if (n <= 1) continue;
+    extraDeliveries += n - 1;
+    if (n - 1 > (reclaimed.get(id) ?? 0)) unexplained++;
+  }
+  const undelivered = runs.rows.filter((r) => r.state === 'succeeded' && !deliveries.has(r.id)).length;
+  const notRecovered = [...children.keys()].filter((n) => !firstAfter.has(n));
+  const recoveryMs = Math.max(
+    ...[...firstAfter.values()].map((t) => t - failoverAt),
+    firstAckAfter - failoverAt,
+  );
+
+  const figures = {
+    schedules: SCHEDULES,
+    instances: INSTANCES,
+    seconds: SECONDS,
+    expectedOccurrences: expected,
+    runs: runs.rows.length,
+    duplicateOccurrences: duplicates,
+    missedOccurrences: missed,
+    runsNotFinal: notFinal,
+    runsNotSucceeded: notSucceeded,
+    extraDeliveries,
+    extraDeliveriesWithoutReclaim: unexplained,
+    succeededWithoutDelivery: undelivered,
+    writesAcknowledged: acked.length,
+    writesAcknowledgedBeforeFailover: ackedBefore,
+    writesAttempted: writes,
+    acknowledgedWritesLost: lostWrites.length,
+    instancesExited: exitedDuringTest.length,
+    instancesNotRecovered: notRecovered.length,
+    promoteAndRepointMs: promotedAt - failoverAt,
+    firstWriteAckAfterFailoverMs: firstAckAfter - failoverAt,
+    firstDeliveryAfterFailoverMs: Object.fromEntries([...firstAfter].map(([n, t]) => [n, t - failoverAt])),
+    recoverySeconds: Number((recoveryMs / 1000).toFixed(2)),
+    testSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
+  console.log(JSON.stringify(figures, null, 2));
+  failed =
+    duplicates > 0 ||
+    missed !== 0 ||
+    notFinal > 0 ||
+    unexplained > 0 ||
+    undelivered > 0 ||
+    lostWrites.length > 0 ||
+    exitedDuringTest.length > 0 ||
+    notRecovered.length > 0 ||
+    firstAckAfter === Infinity;
+} catch (e) {
+  console.error(e);
+} finally {
+  for (const c of children.values()) if (c.exitCode === null) c.kill('SIGKILL');
+  await proxy?.close();
+  if (failed) {
+    pair.keepLogs(dir);
+    log(`FAILED: the servers' and the deliveries' logs are kept in ${dir}`);
+  } else rmSync(dir, { recursive: true, force: true });
+  pair.remove();
+}
+process.exit(failed ? 1 : 0);
