@@ -76,3 +76,5 @@ export type { KvStore, KvEntry, KvLimits, KvListQuery } from './store/kv-store.j
 export { hasKv } from './store/kv-store.js';
 export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
 export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';
+export { DATABASE_OUTAGES, databaseOutage, type DatabaseOutage } from './store/database-outage.js';
+export type { DatabaseOutageState } from './engine/database-health.js';
