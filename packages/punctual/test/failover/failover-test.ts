@@ -11,7 +11,7 @@
 // the `postgres` OS user. Never touches any other cluster.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import pg from 'pg';
 import { createScheduler } from '../../src/index.js';
 import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { PgPair } from './pg-cluster.js';
+import { checkRuns, deliveryTimes, waitUntilFinal } from './run-checks.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const arg = (name: string, dflt: number): number => {
@@ -137,15 +138,7 @@ try {
     database: 'postgres',
   });
   await client.connect();
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const { rows } = await client.query(
-      `SELECT count(*)::int AS n, count(*) FILTER (WHERE r.state IN ('scheduled','running'))::int AS open
-         FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id WHERE s.key LIKE 's%'`,
-    );
-    if ((rows[0].n >= expected && rows[0].open === 0) || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await waitUntilFinal(client, schema, expected);
   const exitedDuringTest = [...exited];
   for (const c of children.values()) c.kill('SIGTERM');
   await Promise.all(
@@ -156,46 +149,16 @@ try {
   await setup.close();
 
   // ── verify ──────────────────────────────────────────────────────────────────────────────────────
-  const runs = await client.query(
-    `SELECT r.id::text, r.occurrence_id, r.state, s.key
-       FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id WHERE s.key LIKE 's%'`,
-  );
+  const checked = await checkRuns(client, schema, expected, dir);
   const stored = await client.query(`SELECT key FROM ${schema}.schedules WHERE key LIKE 'w%'`);
-  const reclaimedAttempts = await client.query(
-    `SELECT run_id::text, count(*)::int AS n FROM ${schema}.attempts WHERE outcome = 'leaseExpired' GROUP BY run_id`,
-  );
   await client.end();
-  const reclaimed = new Map(reclaimedAttempts.rows.map((r) => [r.run_id as string, r.n as number]));
   const storedKeys = new Set(stored.rows.map((r) => r.key as string));
   const lostWrites = acked.filter((k) => !storedKeys.has(k));
-
-  const byOccurrence = new Map<string, number>();
-  for (const r of runs.rows) byOccurrence.set(r.occurrence_id, (byOccurrence.get(r.occurrence_id) ?? 0) + 1);
-  const duplicates = [...byOccurrence.values()].filter((n) => n > 1).length;
-  const missed = expected - byOccurrence.size;
-  const notFinal = runs.rows.filter((r) => r.state === 'scheduled' || r.state === 'running').length;
-  const notSucceeded = runs.rows.filter((r) => r.state !== 'succeeded').length;
-
-  // Deliveries: `<runId> <attempt> <occurrenceId> <worker> <epochMs>` per line, one file per instance.
-  const deliveries = new Map<string, number>();
   const firstAfter = new Map<string, number>();
-  for (const f of readdirSync(dir)) {
-    const name = f.slice('deliveries-'.length, -'.log'.length);
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
-      const [id, , , , at] = line.split(' ');
-      if (!id) continue;
-      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
-      if (Number(at) > promotedAt && !firstAfter.has(name)) firstAfter.set(name, Number(at));
-    }
+  for (const [name, times] of deliveryTimes(dir)) {
+    const after = times.filter((t) => t > promotedAt);
+    if (after.length > 0) firstAfter.set(name, Math.min(...after));
   }
-  let unexplained = 0;
-  let extraDeliveries = 0;
-  for (const [id, n] of deliveries) {
-    if (n <= 1) continue;
-    extraDeliveries += n - 1;
-    if (n - 1 > (reclaimed.get(id) ?? 0)) unexplained++;
-  }
-  const undelivered = runs.rows.filter((r) => r.state === 'succeeded' && !deliveries.has(r.id)).length;
   const notRecovered = [...children.keys()].filter((n) => !firstAfter.has(n));
   const recoveryMs = Math.max(
     ...[...firstAfter.values()].map((t) => t - failoverAt),
@@ -206,15 +169,7 @@ try {
     schedules: SCHEDULES,
     instances: INSTANCES,
     seconds: SECONDS,
-    expectedOccurrences: expected,
-    runs: runs.rows.length,
-    duplicateOccurrences: duplicates,
-    missedOccurrences: missed,
-    runsNotFinal: notFinal,
-    runsNotSucceeded: notSucceeded,
-    extraDeliveries,
-    extraDeliveriesWithoutReclaim: unexplained,
-    succeededWithoutDelivery: undelivered,
+    ...checked.figures,
     writesAcknowledged: acked.length,
     writesAcknowledgedBeforeFailover: ackedBefore,
     writesAttempted: writes,
@@ -229,11 +184,7 @@ try {
   };
   console.log(JSON.stringify(figures, null, 2));
   failed =
-    duplicates > 0 ||
-    missed !== 0 ||
-    notFinal > 0 ||
-    unexplained > 0 ||
-    undelivered > 0 ||
+    !checked.ok ||
     lostWrites.length > 0 ||
     exitedDuringTest.length > 0 ||
     notRecovered.length > 0 ||
