@@ -1,12 +1,15 @@
 // The PostgreSQL failover test. It starts its own primary and synchronous standby (pg-cluster.ts), puts a TCP
 // proxy in front of them as the one address every instance uses (tcp-proxy.ts), starts several instance
 // processes (the fault test's) under every-second schedules, and keeps writing schedules through the proxy.
-// In the middle of the window it stops the primary hard, promotes the standby and repoints the proxy. At the
-// end it checks: every schedule write acknowledged before (and after) the failover exists, every occurrence
-// in the window has exactly one run, no run is unfinished, no instance exited, and every instance delivered
-// again after the failover. It prints the figures, with the recovery time, and exits non-zero otherwise.
+// In the middle of the window it stops the primary hard, repoints the proxy at the standby (read-only for
+// --read-only-ms, as when the address moves before the promotion), then promotes it. At the end it checks:
+// every schedule write acknowledged before (and after) the failover exists, every occurrence in the window has
+// exactly one run, no run is unfinished, no instance exited, each engine reported the outage with its length,
+// and every instance delivered again after the promotion. It prints the figures, with the recovery time, and
+// exits non-zero otherwise.
 //
 //   npx tsx packages/punctual/test/failover/failover-test.ts [--seconds 40] [--schedules 200] [--instances 3]
+//     [--read-only-ms 3000]
 // Needs the PostgreSQL server binaries (PUNCTUAL_PG_BIN, default /usr/lib/postgresql/15/bin) and, as root,
 // the `postgres` OS user. Never touches any other cluster.
 
@@ -29,6 +32,8 @@ const arg = (name: string, dflt: number): number => {
 const SECONDS = arg('seconds', 40);
 const SCHEDULES = arg('schedules', 200);
 const INSTANCES = arg('instances', 3);
+/** How long the address points at the standby before it is promoted: writes meet a read-only server. */
+const READ_ONLY_MS = arg('read-only-ms', 3000);
 const started = Date.now();
 const log = (msg: string) => console.log(`[failover ${new Date().toISOString().slice(11, 23)}] ${msg}`);
 
@@ -73,6 +78,7 @@ try {
   log(`${SCHEDULES} schedules, ${expected} occurrences in ${SECONDS} s, ${INSTANCES} instances`);
 
   // ── instances ─────────────────────────────────────────────────────────────────────────────────
+  const outages: string[] = []; // what each engine reported: `<instance> <kind> <length>`
   for (let i = 0; i < INSTANCES; i++) {
     const name = `i${i}`;
     const child = spawn(
@@ -81,7 +87,12 @@ try {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     child.stdout!.on('data', (b: Buffer) => {
-      for (const line of b.toString().split('\n')) if (line.trim()) log(line.trim());
+      for (const line of b.toString().split('\n')) {
+        if (!line.trim()) continue;
+        log(line.trim());
+        const [word, , kind, ms] = line.trim().split(' ');
+        if (word === 'outage') outages.push(`${name} ${kind} ${ms} ms`);
+      }
     });
     children.set(name, child);
   }
@@ -94,6 +105,7 @@ try {
   let writing = true;
   let failoverAt = Infinity;
   let firstAckAfter = Infinity;
+  let promotedAt = Infinity;
   const writer = (async () => {
     for (let n = 0; writing; n++) {
       const key = `w${n}`;
@@ -106,7 +118,7 @@ try {
           target: { handler: 'record' },
         });
         acked.push(key);
-        if (Date.now() > failoverAt && firstAckAfter === Infinity) firstAckAfter = Date.now();
+        if (Date.now() > promotedAt && firstAckAfter === Infinity) firstAckAfter = Date.now();
       } catch {
         await new Promise((r) => setTimeout(r, 100)); // not acknowledged: it need not exist
       }
@@ -120,10 +132,15 @@ try {
   failoverAt = Date.now();
   log('stopping the primary (immediate)');
   pair.crashPrimary();
-  pair.promoteStandby();
+  // The address moves before the promotion (as it does when the old primary comes back as a standby):
+  // for a while every write meets a read-only server (SQLSTATE 25006).
   proxy.repoint(pair.standby.port);
-  const promotedAt = Date.now();
-  log(`standby promoted and the proxy repointed after ${promotedAt - failoverAt} ms`);
+  await new Promise((r) => setTimeout(r, READ_ONLY_MS));
+  pair.promoteStandby();
+  promotedAt = Date.now();
+  log(
+    `proxy repointed, standby read-only for ${READ_ONLY_MS} ms, promoted after ${promotedAt - failoverAt} ms`,
+  );
 
   await new Promise((r) => setTimeout(r, windowEnd - Date.now()));
   writing = false;
@@ -160,10 +177,12 @@ try {
     if (after.length > 0) firstAfter.set(name, Math.min(...after));
   }
   const notRecovered = [...children.keys()].filter((n) => !firstAfter.has(n));
+  // Recovery: from the moment the database accepts writes again to the last instance delivering again.
   const recoveryMs = Math.max(
-    ...[...firstAfter.values()].map((t) => t - failoverAt),
-    firstAckAfter - failoverAt,
+    ...[...firstAfter.values()].map((t) => t - promotedAt),
+    firstAckAfter - promotedAt,
   );
+  const outageMs = recoveryMs + promotedAt - failoverAt;
 
   const figures = {
     schedules: SCHEDULES,
@@ -174,12 +193,15 @@ try {
     writesAcknowledgedBeforeFailover: ackedBefore,
     writesAttempted: writes,
     acknowledgedWritesLost: lostWrites.length,
+    engineOutagesReported: outages,
     instancesExited: exitedDuringTest.length,
     instancesNotRecovered: notRecovered.length,
-    promoteAndRepointMs: promotedAt - failoverAt,
-    firstWriteAckAfterFailoverMs: firstAckAfter - failoverAt,
-    firstDeliveryAfterFailoverMs: Object.fromEntries([...firstAfter].map(([n, t]) => [n, t - failoverAt])),
+    readOnlyMs: READ_ONLY_MS,
+    stopToPromotedMs: promotedAt - failoverAt,
+    firstWriteAckAfterPromotionMs: firstAckAfter - promotedAt,
+    firstDeliveryAfterPromotionMs: Object.fromEntries([...firstAfter].map(([n, t]) => [n, t - promotedAt])),
     recoverySeconds: Number((recoveryMs / 1000).toFixed(2)),
+    outageSeconds: Number((outageMs / 1000).toFixed(2)),
     testSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
   };
   console.log(JSON.stringify(figures, null, 2));
@@ -187,6 +209,7 @@ try {
     !checked.ok ||
     lostWrites.length > 0 ||
     exitedDuringTest.length > 0 ||
+    [...children.keys()].some((n) => !outages.some((o) => o.startsWith(`${n} `))) ||
     notRecovered.length > 0 ||
     firstAckAfter === Infinity;
 } catch (e) {

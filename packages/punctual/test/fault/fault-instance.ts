@@ -32,6 +32,9 @@ scheduler.handle('record', async (ctx) => {
   await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 60)));
 });
 scheduler.on('error', () => {}); // connection loss during the database restart: the engine retries
+scheduler.on('database:available', ({ kind, durationMs }) =>
+  process.stdout.write(`outage ${name} ${kind} ${durationMs}\n`),
+);
 // An instance restarted while the database restarts waits for it, as a supervised service would.
 for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
   try {
