@@ -4,6 +4,7 @@
 
 import type { Run } from './domain/run.js';
 import type { Schedule } from './domain/schedule.js';
+import type { DatabaseOutage } from './store/database-outage.js';
 import type { Transition } from './store/store.js';
 
 export interface PunctualEvents {
@@ -41,6 +42,12 @@ export interface PunctualEvents {
   'materializer:advanced': { scheduleId: string; runs: number; lagMs: number };
   /** The offset to the store's clock was measured; `skewed` when it is above the warning threshold. */
   'clock:offset': { offsetMs: number; skewed: boolean };
+  /** A loop's round succeeded after one or more failed (`error` told of those). */
+  'loop:recovered': { where: string };
+  /** The engine lost its database (unreachable, cut mid-transaction, or read-only); it backs off and retries. */
+  'database:unavailable': { kind: DatabaseOutage; since: number; where: string };
+  /** The outage ended: every loop that failed completed a round again; `durationMs` is its length. */
+  'database:available': { kind: DatabaseOutage; since: number; durationMs: number };
   /** Something failed inside the engine (store unreachable, a listener threw); the engine carries on. */
   error: { error: unknown; where: string };
 }

@@ -96,3 +96,5 @@ export { hasKv } from './store/kv-store.js';
 export { isStoreUnavailable } from './store/store-unavailable.js';
 export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
 export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';
+export { DATABASE_OUTAGES, databaseOutage, type DatabaseOutage } from './store/database-outage.js';
+export type { DatabaseOutageState } from './engine/database-health.js';

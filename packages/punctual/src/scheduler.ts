@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { offsetClock, type Clock } from './clock.js';
+import { DatabaseHealth, type DatabaseOutageState } from './engine/database-health.js';
 import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
 import { Housekeeper } from './engine/housekeeper.js';
@@ -42,6 +43,7 @@ export class Scheduler extends TenantApi {
   readonly #housekeeper: Housekeeper;
   readonly #tenants = new Map<string, TenantApi>();
   readonly #offset: { ms: number };
+  readonly #health: DatabaseHealth;
   #clockSync: Loop | undefined;
   #started = false;
   #migrated = false;
@@ -65,6 +67,7 @@ export class Scheduler extends TenantApi {
     this.options = options;
     this.#bus = bus;
     this.#targets = targets;
+    this.#health = new DatabaseHealth(clock, bus);
     targets.set('handler', this.#handlers);
     for (const t of opts.targets ?? []) targets.set(t.kind, t);
     const specs = new SpecCache();
@@ -224,6 +227,15 @@ export class Scheduler extends TenantApi {
     await this.#reaper.loop.stop();
     await this.#housekeeper.loop.stop();
     await this.#clockSync?.stop();
+    this.#health.reset();
+  }
+
+  /**
+   * The database outage going on (unreachable, cut mid-transaction, or read-only), or null while the engine's
+   * loops can use their database. A service is not ready while it lasts.
+   */
+  get databaseOutage(): DatabaseOutageState | null {
+    return this.#health.outage;
   }
 
   /** The last measured offset to the store's clock, in ms (0 for a store without one). */

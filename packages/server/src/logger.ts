@@ -97,6 +97,18 @@ export function logSchedulerEvents(scheduler: Scheduler, logger: Logger): () => 
     scheduler.on('clock:offset', ({ offsetMs, skewed }) =>
       (skewed ? log.warn : log.debug).call(log, { offsetMs }, "offset to the database server's clock"),
     ),
+    scheduler.on('database:unavailable', ({ kind, since, where }) =>
+      log.error(
+        { database: kind, since: new Date(since).toISOString(), where },
+        'database unavailable: claims and settlements back off and retry until it answers and accepts writes',
+      ),
+    ),
+    scheduler.on('database:available', ({ kind, since, durationMs }) =>
+      log.warn(
+        { database: kind, since: new Date(since).toISOString(), outageMs: durationMs },
+        'database available again after an outage',
+      ),
+    ),
     scheduler.on('error', ({ error, where }) => log.error({ err: error, where }, 'engine error')),
   ];
   return () => offs.forEach((off) => off());

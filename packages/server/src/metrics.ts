@@ -102,6 +102,8 @@ export class Metrics {
   readonly notFired: Counter<'tenant'>;
   readonly materializerLag: Histogram;
   readonly engineErrors: Counter<'where'>;
+  readonly databaseOutages: Histogram<'kind'>;
+  readonly databaseUnavailable: Gauge;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route'>;
   readonly runsDue: Gauge;
@@ -184,6 +186,18 @@ export class Metrics {
       name: 'punctual_engine_errors_total',
       help: 'Errors inside the engine (store unreachable, a listener threw); the engine carries on',
       labelNames: ['where'],
+      registers,
+    });
+    this.databaseOutages = new Histogram({
+      name: 'punctual_database_outage_seconds',
+      help: 'Database outages the engine lived through (unreachable, interrupted, readOnly) and their length',
+      labelNames: ['kind'],
+      buckets: [1, 5, 10, 30, 60, 300, 1800, 3600],
+      registers,
+    });
+    this.databaseUnavailable = new Gauge({
+      name: 'punctual_database_unavailable',
+      help: '1 while the engine cannot use its database (an outage is going on), else 0',
       registers,
     });
     this.httpRequests = new Counter({
@@ -373,6 +387,11 @@ export class Metrics {
     );
     on.push(
       s.on('error', ({ where }) => this.engineErrors.inc({ where: where.replace(/\d+/g, 'N').slice(0, 60) })),
+      s.on('database:unavailable', () => this.databaseUnavailable.set(1)),
+      s.on('database:available', ({ kind, durationMs }) => {
+        this.databaseUnavailable.set(0);
+        this.databaseOutages.observe({ kind }, durationMs / 1000);
+      }),
     );
   }
 

@@ -417,6 +417,11 @@ describe.skipIf(PG_URL === '')('on PostgreSQL', () => {
       const newer = await doctorJson(pgEnv());
       expect(newer.code).toBe(1);
       expect(check(newer.checks, 'schema')?.message).toContain('SCHEMA_TOO_NEW');
+      // The newer migration declares it still works with this Punctual: a rolling deploy in progress.
+      await client.query(`UPDATE ${table} SET compatible_from = $1 WHERE version = $2`, [latest, latest + 1]);
+      const compatible = await doctorJson(pgEnv());
+      expect(check(compatible.checks, 'schema')).toMatchObject({ status: 'ok' });
+      expect(check(compatible.checks, 'schema')?.message).toContain('declared to work with it');
     } finally {
       await client.end();
     }

@@ -146,3 +146,33 @@ describe('punctual_schedule_last_success_timestamp_seconds', () => {
     expect(scheduleMatcher('')('any', 'x')).toBe(false);
   });
 });
+
+describe('punctual_database_unavailable and punctual_database_outage_seconds', () => {
+  it('shows an outage while it lasts and records its length when it ends', async () => {
+    await setup();
+    // Every store call fails as on a read-only server while `readOnly` is set.
+    let readOnly = false;
+    const store = h.s.store as unknown as Record<string, unknown>;
+    for (const key of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
+      const fn = store[key];
+      if (typeof fn !== 'function' || key === 'constructor' || key === 'close') continue;
+      store[key] = (...args: unknown[]) =>
+        readOnly
+          ? Promise.reject(Object.assign(new Error('read-only'), { code: '25006' }))
+          : (fn as (...a: unknown[]) => unknown).apply(store, args);
+    }
+    expect(await m.render()).toContain('punctual_database_unavailable 0');
+    readOnly = true;
+    await h.drive(h.waitFor('database:unavailable'), 500);
+    const text = await m.render();
+    expect(text).toContain('punctual_database_unavailable 1');
+    await h.clock.advance(10_000);
+    readOnly = false;
+    const up = await h.drive(h.waitFor('database:available'), 500);
+    expect(up.durationMs).toBeGreaterThanOrEqual(10_000);
+    const after = await m.render();
+    expect(after).toContain('punctual_database_unavailable 0');
+    expect(after).toContain('punctual_database_outage_seconds_count{kind="readOnly"} 1');
+    expect(after).toContain(`punctual_database_outage_seconds_sum{kind="readOnly"} ${up.durationMs / 1000}`);
+  });
+});

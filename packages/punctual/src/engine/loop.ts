@@ -1,6 +1,7 @@
 // A single-flight wake loop: runs `body` when its timer fires or when nudged, never twice at once, and
 // arms its timer for the instant the body asks for. Errors are reported and retried with backoff. This is
-// what lets workers sleep exactly until the next due run instead of polling.
+// what lets workers sleep exactly until the next due run instead of polling. The first round that succeeds
+// after errors is announced (`loop:recovered`), which is how the engine knows its database is back.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -70,6 +71,7 @@ export class Loop {
       do {
         this.#again = false;
         next = await this.body();
+        if (this.#errors > 0) this.bus.emit('loop:recovered', { where: this.name });
         this.#errors = 0;
       } while (this.#again && !this.#stopped);
     } catch (error) {

@@ -40,6 +40,8 @@ export class SettlementPipeline {
   #inFlight = 0;
   #scheduled = false;
   #backingOff = false;
+  /** The last send failed: the next that succeeds announces the recovery. */
+  #failed = false;
   #abandoned = false;
   #ended: (() => void)[] = [];
 
@@ -122,11 +124,16 @@ export class SettlementPipeline {
       // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
       this.bus.emit('error', { error, where: 'settle' });
       this.#queue.unshift(...batch);
+      this.#failed = true;
       this.#backingOff = true;
       await new Promise<void>((r) => this.clock.setTimer(this.clock.now() + this.opts.retryMs, r));
       this.#backingOff = false;
       if (this.hooks.giveUp()) this.#abandoned = true;
       return;
+    }
+    if (this.#failed) {
+      this.#failed = false;
+      this.bus.emit('loop:recovered', { where: 'settle' });
     }
     batch.forEach((s, i) => {
       const t = results[i];

@@ -250,12 +250,21 @@ export interface SchemaVersion {
   applied: number;
   /** Highest migration this build knows: what migrate() brings the database to. */
   expected: number;
+  /**
+   * The oldest build (by the highest migration it knows) that works with the database as it is, when the
+   * store records it (PostgreSQL): applied > expected with required <= expected is a rolling deploy in
+   * progress, which this build still runs on.
+   */
+  required?: number;
 }
 
 export interface Store {
   readonly capabilities: StoreCapabilities;
 
-  /** Applies pending migrations; throws SCHEMA_TOO_NEW on a database migrated by a newer version. */
+  /**
+   * Applies pending migrations; throws SCHEMA_TOO_NEW on a database migrated by a newer version that does not
+   * declare itself compatible with this one.
+   */
   migrate(): Promise<void>;
   /**
    * Optional: the applied and the expected schema version, read without migrating or creating anything

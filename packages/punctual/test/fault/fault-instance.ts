@@ -1,6 +1,6 @@
 // One instance process of the multi-process fault test: a scheduler on the shared PostgreSQL schema whose
 // handler appends every delivery to a log file (synchronously, so a kill -9 right after cannot lose the line)
-// and then works for a short random time, so kills land mid-delivery. Its clock may be skewed on purpose.
+// with the time it started (epoch ms) and then works for a short random time, so kills land mid-delivery. Its clock may be skewed on purpose.
 // Usage: fault-instance.ts <pgUrl> <schema> <instanceName> <logFile> <skewMs>
 
 import { appendFileSync } from 'node:fs';
@@ -27,11 +27,14 @@ const scheduler = createScheduler({
 scheduler.handle('record', async (ctx) => {
   appendFileSync(
     logFile,
-    `${ctx.run.id} ${ctx.run.attempt} ${ctx.run.occurrenceId} ${name}:${process.pid}\n`,
+    `${ctx.run.id} ${ctx.run.attempt} ${ctx.run.occurrenceId} ${name}:${process.pid} ${Date.now()}\n`,
   );
   await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 60)));
 });
 scheduler.on('error', () => {}); // connection loss during the database restart: the engine retries
+scheduler.on('database:available', ({ kind, durationMs }) =>
+  process.stdout.write(`outage ${name} ${kind} ${durationMs}\n`),
+);
 // An instance restarted while the database restarts waits for it, as a supervised service would.
 for (let delay = 200; ; delay = Math.min(delay * 2, 2000)) {
   try {

@@ -163,22 +163,28 @@ if (PG_URL === '') {
 
       it('reports the applied and the expected schema version, creating nothing', async () => {
         const store = storeOn(freshSchema());
-        expect(await store.schemaVersion()).toEqual({ applied: 0, expected: LATEST_VERSION });
+        expect(await store.schemaVersion()).toEqual({ applied: 0, expected: LATEST_VERSION, required: 0 });
         const { rows } = await (
           await admin()
         ).query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [store.schema]);
         expect(rows).toEqual([]);
         await store.migrate();
-        expect(await store.schemaVersion()).toEqual({ applied: LATEST_VERSION, expected: LATEST_VERSION });
+        expect(await store.schemaVersion()).toEqual({
+          applied: LATEST_VERSION,
+          expected: LATEST_VERSION,
+          required: LATEST_VERSION,
+        });
         await (
           await admin()
         ).query(
           `INSERT INTO "${store.schema}".punctual_migrations (version, name) VALUES ($1, 'from the future')`,
           [LATEST_VERSION + 1],
         );
+        // A row without a compatibility marker needs code that knows it.
         expect(await store.schemaVersion()).toEqual({
           applied: LATEST_VERSION + 1,
           expected: LATEST_VERSION,
+          required: LATEST_VERSION + 1,
         });
       });
 

@@ -32,6 +32,23 @@ describe('/healthz and /readyz', () => {
     });
   });
 
+  it('readyz is 503 NOT_READY while the engine lives through a database outage (e.g. read-only)', async () => {
+    t = await testApp({ start: true });
+    const since = Date.parse('2026-01-05T00:00:00Z');
+    Object.defineProperty(t.scheduler, 'databaseOutage', {
+      get: () => ({ kind: 'readOnly', since, where: 'worker' }),
+      configurable: true,
+    });
+    const res = await t.request({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(json(res).error).toMatchObject({
+      code: 'NOT_READY',
+      details: { database: 'readOnly', since: '2026-01-05T00:00:00.000Z' },
+    });
+    delete (t.scheduler as { databaseOutage?: unknown }).databaseOutage;
+    expect((await t.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
   it('readyz is 503 when the database does not answer', async () => {
     t = await testApp({ start: true });
     const original = t.store.nextRunDueAt.bind(t.store);

@@ -1,8 +1,11 @@
 // The PostgreSQL schema's migrations: a numbered, append-only list embedded as TypeScript modules, the
 // routine that applies the pending ones, and the read of the version applied. Several instances may start at
 // once: everything runs in one transaction under a transaction-scoped advisory lock, so exactly one applies
-// each migration. It refuses (SCHEMA_TOO_NEW) a schema migrated by a newer Punctual. Never edit or reorder a
-// released migration.
+// each migration. Each migration declares the oldest code that still works with the schema it leaves
+// (`compatibleFrom`: the newest migration that code knows), recorded with it; a schema migrated by a newer
+// Punctual is used as it is when every migration beyond this code's says it still works, and refused
+// (SCHEMA_TOO_NEW) otherwise. Migrations are written expand-then-contract (docs/operations.md, Rolling
+// deploys). Never edit or reorder a released migration.
 
 import { PunctualError } from '../../errors.js';
 import type { PgDb } from './postgres-database.js';
@@ -19,17 +22,28 @@ export interface Migration {
   name: string;
   /** The DDL for the schema given as a quoted identifier. */
   sql(schema: string): string;
+  /**
+   * The oldest code, named by the newest migration it knows, that still works with the schema once this
+   * migration is applied: an expand step (a new table, a nullable column, an index) keeps older code working
+   * and names an earlier version; a contract step (dropping what older code uses) names its own.
+   */
+  compatibleFrom: number;
 }
 
-/** Every migration, in order. Append only. */
+/**
+ * Every migration, in order. Append only. Those released before the compatibility marker name their own
+ * version: code older than each was never checked against it.
+ */
 export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: m0001.name, sql: m0001.sql },
-  { version: 2, name: m0002.name, sql: m0002.sql },
-  { version: 3, name: m0003.name, sql: m0003.sql },
-  { version: 4, name: m0004.name, sql: m0004.sql },
-  { version: 5, name: m0005.name, sql: m0005.sql },
-  { version: 6, name: m0006.name, sql: m0006.sql },
-  { version: 7, name: m0007.name, sql: m0007.sql },
+  { version: 1, name: m0001.name, sql: m0001.sql, compatibleFrom: 1 },
+  { version: 2, name: m0002.name, sql: m0002.sql, compatibleFrom: 2 },
+  { version: 3, name: m0003.name, sql: m0003.sql, compatibleFrom: 3 },
+  { version: 4, name: m0004.name, sql: m0004.sql, compatibleFrom: 4 },
+  { version: 5, name: m0005.name, sql: m0005.sql, compatibleFrom: 5 },
+  // 6 and 7 only add columns with defaults and an index: code of version 5 still works beside them (it does
+  // not keep the executed counts or the not-fired marks up to date while it runs).
+  { version: 6, name: m0006.name, sql: m0006.sql, compatibleFrom: 5 },
+  { version: 7, name: m0007.name, sql: m0007.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */
@@ -47,8 +61,32 @@ export async function appliedVersion(db: PgDb): Promise<number> {
   return row?.v ?? 0;
 }
 
-/** Applies the pending migrations to the store's schema, in one transaction. */
-export async function migrate(db: PgDb): Promise<void> {
+/**
+ * The oldest code (by the newest migration it knows) that works with the schema as it is: the largest
+ * compatibility marker applied (a row without one needs its own version). 0 without migrations; reads only.
+ */
+export async function requiredVersion(db: PgDb): Promise<number> {
+  const [table] = await db.query<{ exists: boolean; marked: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AS exists,
+            EXISTS (SELECT 1 FROM information_schema.columns
+                     WHERE table_schema = $2 AND table_name = 'punctual_migrations'
+                       AND column_name = 'compatible_from') AS marked`,
+    [`${db.s}.punctual_migrations`, db.schema],
+  );
+  if (table?.exists !== true) return 0;
+  const needs = table.marked ? 'coalesce(compatible_from, version)' : 'version';
+  const [row] = await db.query<{ v: number }>(
+    `SELECT coalesce(max(${needs}), 0) AS v FROM ${db.s}.punctual_migrations`,
+  );
+  return row?.v ?? 0;
+}
+
+/**
+ * Applies the pending migrations to the store's schema, in one transaction. `known` is the list this code
+ * has (tests pass a longer one to play a newer release).
+ */
+export async function migrate(db: PgDb, known: readonly Migration[] = MIGRATIONS): Promise<void> {
+  const codeVersion = known.length;
   const { schema, s } = db;
   await db.tx(async (client) => {
     // One lock per schema name: instances migrating different schemas do not wait for each other.
@@ -62,24 +100,31 @@ export async function migrate(db: PgDb): Promise<void> {
          name    TEXT NOT NULL
        )`,
     );
-    const { rows } = await client.query<{ v: number | null }>(
-      `SELECT max(version) AS v FROM ${s}.punctual_migrations`,
+    // The compatibility marker; rows written before it existed count as needing their own version.
+    await client.query(
+      `ALTER TABLE ${s}.punctual_migrations ADD COLUMN IF NOT EXISTS compatible_from INTEGER`,
+    );
+    const { rows } = await client.query<{ v: number | null; needs: number | null }>(
+      `SELECT max(version) AS v, max(coalesce(compatible_from, version)) AS needs
+         FROM ${s}.punctual_migrations`,
     );
     const current = rows[0]?.v ?? 0;
-    if (current > LATEST_VERSION) {
+    const needs = rows[0]?.needs ?? 0;
+    if (current > codeVersion && needs > codeVersion) {
       throw new PunctualError(
         'SCHEMA_TOO_NEW',
-        `schema "${schema}" is at version ${current}; this Punctual knows up to ${LATEST_VERSION}`,
-        { schema, databaseVersion: current, codeVersion: LATEST_VERSION },
+        `schema "${schema}" is at version ${current} and works only with code that knows version ${needs}; ` +
+          `this Punctual knows up to ${codeVersion}`,
+        { schema, databaseVersion: current, codeVersion, requiredCodeVersion: needs },
       );
     }
-    for (const m of MIGRATIONS) {
+    for (const m of known) {
       if (m.version <= current) continue;
       await client.query(m.sql(s));
-      await client.query(`INSERT INTO ${s}.punctual_migrations (version, name) VALUES ($1, $2)`, [
-        m.version,
-        m.name,
-      ]);
+      await client.query(
+        `INSERT INTO ${s}.punctual_migrations (version, name, compatible_from) VALUES ($1, $2, $3)`,
+        [m.version, m.name, m.compatibleFrom],
+      );
     }
   });
 }

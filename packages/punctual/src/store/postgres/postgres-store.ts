@@ -40,7 +40,7 @@ import {
   resumeSignals,
 } from '../store-signals.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
-import { appliedVersion, LATEST_VERSION, migrate } from './migrations.js';
+import { appliedVersion, LATEST_VERSION, migrate, requiredVersion, type Migration } from './migrations.js';
 import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
 import { notMigratedOr, PgDb, validateSchema, wakeChannel } from './postgres-database.js';
@@ -79,6 +79,8 @@ export interface PostgresStoreOptions {
   listen?: boolean;
   /** Connection errors no operation can report (an idle pool client, the LISTEN connection). */
   onError?: (err: unknown) => void;
+  /** @internal The migrations this code knows (default: all of this release's); tests play a newer release. */
+  migrations?: readonly Migration[];
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -146,12 +148,17 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   async migrate(): Promise<void> {
     const db = await this.#open();
-    await migrate(db);
+    await migrate(db, this.#opts.migrations);
     this.#migrated = true;
   }
 
   async schemaVersion(): Promise<SchemaVersion> {
-    return { applied: await appliedVersion(await this.#open()), expected: LATEST_VERSION };
+    const db = await this.#open();
+    return {
+      applied: await appliedVersion(db),
+      expected: this.#opts.migrations?.length ?? LATEST_VERSION,
+      required: await requiredVersion(db),
+    };
   }
 
   async close(): Promise<void> {

@@ -293,6 +293,15 @@ function schemaCheck(v: SchemaVersion): Check {
       message: `version ${v.applied} is behind this Punctual's ${v.expected}: run punctual migrate`,
     };
   }
+  if (v.applied > v.expected && v.required !== undefined && v.required <= v.expected) {
+    return {
+      name,
+      status: 'ok',
+      message:
+        `version ${v.applied}, newer than this Punctual's ${v.expected} but declared to work with it ` +
+        `(a rolling deploy in progress): upgrade this instance next`,
+    };
+  }
   if (v.applied > v.expected) {
     return {
       name,

@@ -1,11 +1,12 @@
 // Operational routes, outside /v1 and without authentication: /healthz (the process answers), /readyz (the
-// scheduler started, so migrations are current, and the database answers within 2 s) and /metrics
+// scheduler started, so migrations are current, its engine is not living through a database outage, and
+// the database answers within 2 s) and /metrics
 // (Prometheus text). Without a metrics token they reveal no tenant data: /metrics then sums its per-tenant
 // series over tenants. With PUNCTUAL_METRICS_TOKEN, /metrics requires it as a bearer token and shows them.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Scheduler } from 'punctual';
+import type { DatabaseOutage, Scheduler } from 'punctual';
 import { z } from 'zod';
 import type { Metrics } from '../../metrics.js';
 import { STORAGE_ADVICE, type StorageHealth } from '../storage-health.js';
@@ -30,6 +31,14 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 const READY_TIMEOUT_MS = 2_000;
+
+/** What /readyz says while the engine finds its database unusable (scheduler.databaseOutage). */
+const OUTAGE_ADVICE: Record<DatabaseOutage, string> = {
+  unreachable: 'the database cannot be reached: the engine backs off and retries',
+  interrupted: 'the connection to the database was cut: the engine backs off and retries',
+  readOnly:
+    'the database refuses writes (a standby, e.g. after a failover): point the service at the primary',
+};
 
 const status = z.object({ status: z.string(), checks: z.record(z.string(), z.string()).optional() });
 
@@ -73,6 +82,15 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthDeps> = async (app, deps)
         return reply.code(503).send(
           errorBody('NOT_READY', 'the scheduler is not running (starting, migrating or stopping)', {
             scheduler: 'stopped',
+          }),
+        );
+      }
+      const outage = deps.scheduler.databaseOutage;
+      if (outage) {
+        return reply.code(503).send(
+          errorBody('NOT_READY', OUTAGE_ADVICE[outage.kind], {
+            database: outage.kind,
+            since: new Date(outage.since).toISOString(),
           }),
         );
       }
