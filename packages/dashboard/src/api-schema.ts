@@ -903,6 +903,15 @@ export interface operations {
           };
         };
       };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description INTERNAL: the service failed (never caused by request content) */
       500: {
         headers: {
@@ -935,6 +944,15 @@ export interface operations {
               [key: string]: string;
             };
           };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description INTERNAL: the service failed (never caused by request content) */
@@ -972,6 +990,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
       /** @description INTERNAL: the service failed (never caused by request content) */
       500: {
@@ -2544,6 +2580,15 @@ export interface operations {
           'application/json': components['schemas']['Tenant'];
         };
       };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description UNAUTHORIZED: no valid API key */
       401: {
         headers: {
@@ -3056,6 +3101,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MetricsSnapshot'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description UNAUTHORIZED: no valid API key */
