@@ -4,50 +4,19 @@
 // validation error next to its field. Screenshots of each page go to a folder the test prints.
 // Without /usr/bin/chromium the suite is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantToWallTime } from '../../src/lib/time.ts';
+import { ensureBuilt, startService, stopService, type Service } from './serve.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const DASHBOARD = join(ROOT, 'packages', 'dashboard');
-const DIST_INDEX = join(DASHBOARD, 'dist', 'index.html');
 const KEY = 'e2e.report';
-
-/** Newest modification time under `dir` (files only). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Builds the dashboard when dist is missing or older than its sources (about a second). */
-function ensureBuilt(): void {
-  const sources = Math.max(newest(join(DASHBOARD, 'src')), statSync(join(DASHBOARD, 'index.html')).mtimeMs);
-  if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      cwd: DASHBOARD,
-      // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: 'inherit',
-    },
-  );
-}
 
 /** A webhook receiver that holds each request until the test releases it, so a run can be seen running. */
 class Receiver {
@@ -97,64 +66,6 @@ class Receiver {
   }
 }
 
-interface Service {
-  child: ChildProcess;
-  url: string;
-  apiKey: string;
-}
-
-/** Starts `punctual serve` and reads the URL and the first-start API key from its banner. */
-function startService(databasePath: string): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PUNCTUAL_DATABASE_PATH: databasePath,
-      PUNCTUAL_HOST: '127.0.0.1',
-      PUNCTUAL_PORT: '0',
-      PUNCTUAL_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8',
-      PUNCTUAL_LOG_FORMAT: 'json',
-      PUNCTUAL_LOG_LEVEL: 'warn',
-      TSX_TSCONFIG_PATH: 'tsconfig.test.json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => fail(new Error('punctual serve printed no URL and API key within 30 s')),
-      30_000,
-    );
-    const fail = (e: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${e.message}\nstdout:\n${out}\nstderr:\n${err}`));
-    };
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /serving on (https?:\/\/\S+)/.exec(out)?.[1];
-      const apiKey = /\b(pk_[A-Za-z0-9]{32})\b/.exec(out)?.[1];
-      if (url && apiKey) {
-        clearTimeout(timer);
-        resolve({ child, url, apiKey });
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`punctual serve exited with code ${code}`)));
-  });
-}
-
-async function stopService(s: Service | undefined): Promise<void> {
-  if (!s || s.child.exitCode !== null) return;
-  s.child.removeAllListeners('exit');
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 if (!existsSync(CHROMIUM)) {
   if (REQUIRED) {
     describe('dashboard in a browser', () => {
@@ -201,7 +112,7 @@ if (!existsSync(CHROMIUM)) {
       console.log(`dashboard screenshots: ${shots}`);
       receiver = new Receiver();
       hookUrl = await receiver.listen();
-      service = await startService(join(work, 'p.db'));
+      service = await startService(join(work, 'p.db'), { PUNCTUAL_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8' });
       const index = await fetch(`${service.url}/`);
       if (index.status !== 200 || !(index.headers.get('content-type') ?? '').startsWith('text/html')) {
         throw new Error(

@@ -8,20 +8,16 @@
 // the README) with PUNCTUAL_UPDATE_SCREENSHOTS=1, else to a temporary folder. Nothing depends on the date: the schedules fire once a year at most and runs are triggered.
 // Without /usr/bin/chromium the suite is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createScheduler, ok, sqliteStore } from 'punctual';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD, ensureBuilt, startService, stopService, type Service } from './serve.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const DASHBOARD = join(ROOT, 'packages', 'dashboard');
-const DIST_INDEX = join(DASHBOARD, 'dist', 'index.html');
 /**
  * Screenshots of each page: into the committed folder packages/dashboard/README.md names when
  * PUNCTUAL_UPDATE_SCREENSHOTS=1, else into a temporary folder (so a test run never changes the checkout).
@@ -53,35 +49,8 @@ const SCHEDULES: Record<string, Record<string, unknown>> = {
 };
 const HANDLER_KEY = 'app.cleanup';
 
-/** Newest modification time under `dir` (files only). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Builds the dashboard when dist is missing or older than its sources. */
-function ensureBuilt(): void {
-  const sources = Math.max(newest(join(DASHBOARD, 'src')), statSync(join(DASHBOARD, 'index.html')).mtimeMs);
-  if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: DASHBOARD, env: { ...process.env, NODE_ENV: 'production' }, stdio: 'inherit' },
-  );
-}
-
-interface Service {
-  child: ChildProcess;
-  url: string;
-  apiKey: string;
-}
-
-function startService(databasePath: string): Promise<Service> {
+/** Starts `punctual serve` with a connection of each broker kind and scripts on. */
+function startKindsService(databasePath: string): Promise<Service> {
   const brokers = {
     main: { kind: 'redis', url: process.env.PUNCTUAL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
     bus: { kind: 'nats', url: process.env.PUNCTUAL_TEST_NATS_URL ?? 'nats://127.0.0.1:4222' },
@@ -90,56 +59,11 @@ function startService(databasePath: string): Promise<Service> {
       url: process.env.PUNCTUAL_TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     },
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PUNCTUAL_DATABASE_PATH: databasePath,
-      PUNCTUAL_HOST: '127.0.0.1',
-      PUNCTUAL_PORT: '0',
-      PUNCTUAL_LOG_FORMAT: 'json',
-      PUNCTUAL_LOG_LEVEL: 'warn',
-      PUNCTUAL_BROKERS: JSON.stringify(brokers),
-      PUNCTUAL_SCRIPTS: 'on',
-      PUNCTUAL_SCRIPT_POOL_SIZE: '1',
-      TSX_TSCONFIG_PATH: 'tsconfig.test.json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startService(databasePath, {
+    PUNCTUAL_BROKERS: JSON.stringify(brokers),
+    PUNCTUAL_SCRIPTS: 'on',
+    PUNCTUAL_SCRIPT_POOL_SIZE: '1',
   });
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => fail(new Error('punctual serve printed no URL and key within 30 s')),
-      30_000,
-    );
-    const fail = (e: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${e.message}\nstdout:\n${out}\nstderr:\n${err}`));
-    };
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /serving on (https?:\/\/\S+)/.exec(out)?.[1];
-      const apiKey = /\b(pk_[A-Za-z0-9]{32})\b/.exec(out)?.[1];
-      if (url && apiKey) {
-        clearTimeout(timer);
-        resolve({ child, url, apiKey });
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`punctual serve exited with code ${code}`)));
-  });
-}
-
-async function stopService(s: Service | undefined): Promise<void> {
-  if (!s || s.child.exitCode !== null) return;
-  s.child.removeAllListeners('exit');
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Puts a handler schedule for tenant `default` through the library, as an embedding application would. */
@@ -220,7 +144,7 @@ if (!existsSync(CHROMIUM)) {
       if (!UPDATE_SHOTS)
         console.log(`dashboard screenshots: ${shots} (PUNCTUAL_UPDATE_SCREENSHOTS=1 commits them)`);
       const db = join(work, 'p.db');
-      service = await startService(db);
+      service = await startKindsService(db);
       for (const [key, body] of Object.entries(SCHEDULES)) {
         const res = await api('PUT', `/v1/schedules/${key}`, { spec: SPEC, tz: 'Europe/Paris', ...body });
         if (res.status !== 201) throw new Error(`PUT ${key}: ${res.status} ${await res.text()}`);
