@@ -58,7 +58,8 @@ export type { SqliteOptions } from './sqlite-database.js';
 export class SqliteStore implements Store, TenantStore, KvStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
-  readonly #listeners = new Set<(signal: StoreSignal) => void>();
+  // Not an ES private field: tests wrap stores in a Proxy, whose calls would not reach one.
+  private readonly listeners = new Set<(signal: StoreSignal) => void>();
 
   constructor(opts: SqliteOptions) {
     this.sql = new SqliteDatabase(opts);
@@ -107,15 +108,15 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
+    this.listeners.clear();
     this.sql.close();
   }
 
   /** Signals reach the engines of this process only: they share this store object. */
   onSignal(listener: (signal: StoreSignal) => void): () => void {
-    this.#listeners.add(listener);
+    this.listeners.add(listener);
     return () => {
-      this.#listeners.delete(listener);
+      this.listeners.delete(listener);
     };
   }
 
@@ -123,9 +124,9 @@ export class SqliteStore implements Store, TenantStore, KvStore {
    * Calls the listeners on the next turn, once the operation's caller has its result (as a NOTIFY arrives
    * after the commit); a listener that throws is ignored.
    */
-  #signal(signals: StoreSignal[]): void {
-    if (signals.length === 0 || this.#listeners.size === 0) return;
-    const listeners = [...this.#listeners];
+  private signal(signals: StoreSignal[]): void {
+    if (signals.length === 0 || this.listeners.size === 0) return;
+    const listeners = [...this.listeners];
     setImmediate(() => {
       for (const signal of signals)
         for (const l of listeners) {
@@ -140,13 +141,13 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
     const res = schedules.putSchedule(this.sql, req);
-    this.#signal(putSignals([res]));
+    this.signal(putSignals([res]));
     return res;
   }
 
   async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
     const res = schedules.putSchedules(this.sql, reqs);
-    this.#signal(putSignals(res));
+    this.signal(putSignals(res));
     return res;
   }
 
@@ -177,7 +178,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = schedules.pauseSchedule(this.sql, tenantId, key, opts);
     if (res)
-      this.#signal([{ kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending }]);
+      this.signal([{ kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending }]);
     return res;
   }
 
@@ -187,7 +188,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = schedules.resumeSchedule(this.sql, tenantId, key, opts);
-    this.#signal(resumeSignals(res));
+    this.signal(resumeSignals(res));
     return res;
   }
 
@@ -219,7 +220,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
     const res = claimRuns(this.sql, req);
-    this.#signal(claimSignals(res));
+    this.signal(claimSignals(res));
     return res;
   }
 
@@ -244,7 +245,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
       settled: settleRuns(this.sql, settlements, claim.now),
       claim: claimRuns(this.sql, claim),
     }));
-    this.#signal(claimSignals(res.claim));
+    this.signal(claimSignals(res.claim));
     return res;
   }
 
@@ -258,7 +259,7 @@ export class SqliteStore implements Store, TenantStore, KvStore {
 
   async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
     const t = cancelRun(this.sql, tenantId, runId, now);
-    this.#signal(abortSignals(t ? [t] : []));
+    this.signal(abortSignals(t ? [t] : []));
     return t;
   }
 
