@@ -48,7 +48,10 @@ export function checkAppName(app: unknown, field: string): string {
 export function declaredInput(input: ScheduleInput, app: string): ScheduleInput {
   if (typeof input !== 'object' || input === null) return input;
   const labels: unknown = input.labels;
-  if (labels !== null && typeof labels === 'object' && DECLARED_BY_LABEL in labels) {
+  // Labels that are not an object are left for the schedule's validation to refuse.
+  if (labels !== undefined && labels !== null && (typeof labels !== 'object' || Array.isArray(labels)))
+    return input;
+  if (labels !== undefined && labels !== null && DECLARED_BY_LABEL in labels) {
     throw new PunctualError('SCHEDULE_INVALID', `the label ${DECLARED_BY_LABEL} is reserved`, {
       field: 'labels',
     });
@@ -60,7 +63,7 @@ export function declaredInput(input: ScheduleInput, app: string): ScheduleInput 
       { field: 'spec' },
     );
   }
-  const own = labels !== null && typeof labels === 'object' ? (labels as Record<string, string>) : {};
+  const own = (labels ?? {}) as Record<string, string>;
   return { ...input, labels: { ...own, [DECLARED_BY_LABEL]: app } };
 }
 

@@ -264,6 +264,15 @@ describe('declared schedules (SQLite)', () => {
         { key: 'x', field: 'labels' },
       ],
       [
+        'labels that are not an object',
+        (s) =>
+          s.defineSchedules([
+            { key: 'x', spec: '@daily', target: { handler: 'sync' }, labels: 'x' as never },
+          ]),
+        'SCHEDULE_INVALID',
+        { key: 'x', field: 'labels' },
+      ],
+      [
         'a relative one-off (@in)',
         (s) => s.defineSchedules([{ key: 'x', spec: '@in 5m', target: { handler: 'sync' } }]),
         'SPEC_INVALID',
