@@ -23,6 +23,12 @@ export const ERROR_CODES = {
   BROKER_CLIENT_MISSING: "the broker's client library is not installed in this process",
   ID_TEMPLATE_INVALID:
     'a target idTemplate is invalid: an unknown placeholder, no placeholder, or a character not allowed (details.field)',
+  // Declared schedules (scheduler.handle(..., { schedule }) and defineSchedules, applied by start())
+  DECLARATION_KEY_DUPLICATE: 'two declared schedules of one scheduler have the same key (details.key)',
+  DECLARATION_KEY_TAKEN:
+    'a declared schedule has the key of a schedule this application did not declare: made by hand or through the API, or declared by another application (details.owner)',
+  DECLARATION_AFTER_START:
+    'a schedule was declared after start(): declarations are applied by start(), so declare them before it',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',

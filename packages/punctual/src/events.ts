@@ -2,6 +2,7 @@
 // safe: a listener that throws is reported on `error` and never breaks the engine. Tests wait on these
 // events instead of sleeping.
 
+import type { ReconcileReport } from './domain/declared.js';
 import type { Run } from './domain/run.js';
 import type { Schedule } from './domain/schedule.js';
 import type { DatabaseOutage } from './store/database-outage.js';
@@ -38,6 +39,8 @@ export interface PunctualEvents {
   'schedule:paused': { schedule: Schedule };
   'schedule:resumed': { schedule: Schedule };
   'schedule:completed': { tenantId: string; scheduleId: string };
+  /** start() brought the store to the declared schedules: what it created, updated, left, removed (by key). */
+  'schedules:reconciled': ReconcileReport;
   /** Materialisation of one schedule step (lag = now - nextFireAt when it was picked up). */
   'materializer:advanced': { scheduleId: string; runs: number; lagMs: number };
   /** The offset to the store's clock was measured; `skewed` when it is above the warning threshold. */

@@ -3,6 +3,14 @@
 export { createScheduler, Scheduler, DEFAULT_DATABASE_PATH } from './scheduler.js';
 export type { SchedulerOptions, ResolvedOptions } from './options.js';
 export { TenantApi, type PutResult } from './tenant-api.js';
+export type { HandlerSchedule } from './declared-schedules.js';
+export {
+  DECLARED_BY_LABEL,
+  DEFAULT_DECLARING_APP,
+  ORPHAN_POLICIES,
+  type OrphanPolicy,
+  type ReconcileReport,
+} from './domain/declared.js';
 export { RERUNNABLE_STATES, type RerunRange, type RerunnableState } from './reruns.js';
 export { systemClock, offsetClock, type Clock, type CancelTimer } from './clock.js';
 export { EventBus, type PunctualEvents, type EventName, type Listener } from './events.js';

@@ -4,6 +4,12 @@
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Retention } from './engine/housekeeper.js';
+import {
+  DEFAULT_DECLARING_APP,
+  ORPHAN_POLICIES,
+  checkAppName,
+  type OrphanPolicy,
+} from './domain/declared.js';
 import { PunctualError } from './errors.js';
 import type { Store } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
@@ -47,6 +53,14 @@ export interface SchedulerOptions {
    * 1000) are reported as skewed.
    */
   clockSync?: { enabled?: boolean; intervalMs?: number; warnAboveMs?: number };
+  /**
+   * Declared schedules (`handle(name, fn, { schedule })`, `defineSchedules`), applied by start():
+   * `app` names the declaring application (default "default"; required with `orphans` other than keep),
+   * `orphans` says what happens to a schedule it declared before and no more (`keep`, the default, `pause`
+   * or `delete`), `adopt` takes over a schedule with a declared key that nobody declared (default false:
+   * DECLARATION_KEY_TAKEN). See docs/declared-schedules.md.
+   */
+  declared?: { app?: string; orphans?: OrphanPolicy; adopt?: boolean };
 }
 
 export interface ResolvedOptions {
@@ -66,6 +80,8 @@ export interface ResolvedOptions {
   roles: { materializer: boolean; worker: boolean };
   random: () => number;
   clockSync: { enabled: boolean; intervalMs: number; warnAboveMs: number };
+  /** `explicit`: the options named the application (declared.app). */
+  declared: { app: string; orphans: OrphanPolicy; adopt: boolean; explicit: boolean };
 }
 
 const DAY = 86_400_000;
@@ -105,5 +121,32 @@ export function resolveOptions(o: SchedulerOptions, defaultWorkerId: string): Re
       intervalMs: positive('clockSync.intervalMs', o.clockSync?.intervalMs, 60_000),
       warnAboveMs: positive('clockSync.warnAboveMs', o.clockSync?.warnAboveMs, 1_000),
     }),
+    declared: resolveDeclared(o.declared),
   });
+}
+
+function resolveDeclared(d: SchedulerOptions['declared']): ResolvedOptions['declared'] {
+  const orphans = d?.orphans ?? 'keep';
+  if (!ORPHAN_POLICIES.includes(orphans)) {
+    throw new PunctualError(
+      'SCHEDULE_INVALID',
+      `option declared.orphans must be one of ${ORPHAN_POLICIES.join(', ')}`,
+      { field: 'declared.orphans' },
+    );
+  }
+  if (d?.app === undefined && orphans !== 'keep') {
+    // Another application sharing the tenant under the default name would lose its schedules.
+    throw new PunctualError(
+      'SCHEDULE_INVALID',
+      `option declared.app must name the application when declared.orphans is ${orphans}`,
+      { field: 'declared.app' },
+    );
+  }
+  const app = d?.app === undefined ? DEFAULT_DECLARING_APP : checkAppName(d.app, 'declared.app');
+  if (d?.adopt !== undefined && typeof d.adopt !== 'boolean') {
+    throw new PunctualError('SCHEDULE_INVALID', 'option declared.adopt must be true or false', {
+      field: 'declared.adopt',
+    });
+  }
+  return Object.freeze({ app, orphans, adopt: d?.adopt ?? false, explicit: d?.app !== undefined });
 }

@@ -1,14 +1,17 @@
 // The composition root: builds the store (SQLite by default), the target drivers, and the engine
 // (materializer, worker, reaper, housekeeper) and runs them. It is the only module that knows concrete
 // stores and targets. The scheduler's own schedule methods act for its default tenant; `tenant(id)` gives
-// the same methods for another.
+// the same methods for another. Schedules declared in code are reconciled by start(), before any loop runs.
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { offsetClock, type Clock } from './clock.js';
+import { DeclaredSet, reconcileDeclared, type HandlerSchedule } from './declared-schedules.js';
+import type { ScheduleInput } from './domain/schedule.js';
 import { DatabaseHealth, type DatabaseOutageState } from './engine/database-health.js';
+import { PunctualError } from './errors.js';
 import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
 import { Housekeeper } from './engine/housekeeper.js';
@@ -44,8 +47,10 @@ export class Scheduler extends TenantApi {
   readonly #tenants = new Map<string, TenantApi>();
   readonly #offset: { ms: number };
   readonly #health: DatabaseHealth;
+  readonly #declared = new DeclaredSet();
   #clockSync: Loop | undefined;
   #started = false;
+  #starting: Promise<void> | undefined;
   #migrated = false;
   #unwake: (() => void) | undefined;
   #unsignal: (() => void) | undefined;
@@ -135,10 +140,40 @@ export class Scheduler extends TenantApi {
     });
   }
 
-  /** Registers a named handler for `{ handler: name }` targets, with an optional payload check at save time. */
-  handle<P = unknown>(name: string, fn: Handler<P>, opts: { payloadSchema?: PayloadSchema } = {}): this {
+  /**
+   * Registers a named handler for `{ handler: name }` targets, with an optional payload check at save time.
+   * `schedule` declares its recurring schedule (key: the handler's name unless given; target: the handler),
+   * which start() creates or updates (docs/declared-schedules.md); it must come before start().
+   */
+  handle<P = unknown>(
+    name: string,
+    fn: Handler<P>,
+    opts: { payloadSchema?: PayloadSchema; schedule?: HandlerSchedule } = {},
+  ): this {
+    if (opts.schedule !== undefined) this.#assertNotStarted(`handle("${name}", { schedule })`);
     this.#handlers.register(name, fn as Handler, opts.payloadSchema);
+    if (opts.schedule !== undefined) this.#declared.setHandlerSchedule(name, opts.schedule);
     return this;
+  }
+
+  /**
+   * Declares schedules of any target, which start() creates or updates and, per `declared.orphans`, removes
+   * once they are no longer declared (docs/declared-schedules.md). Must come before start().
+   */
+  defineSchedules(schedules: readonly ScheduleInput[]): this {
+    this.#assertNotStarted('defineSchedules');
+    this.#declared.define(schedules);
+    return this;
+  }
+
+  #assertNotStarted(what: string): void {
+    if (this.#started || this.#starting !== undefined) {
+      throw new PunctualError(
+        'DECLARATION_AFTER_START',
+        `${what} was called after start(): declare schedules before starting the scheduler`,
+        { call: what },
+      );
+    }
   }
 
   on<E extends EventName>(event: E, listener: Listener<E>): () => void {
@@ -170,19 +205,32 @@ export class Scheduler extends TenantApi {
     this.#migrated = true;
   }
 
+  /**
+   * Migrates, reconciles the declared schedules (a declaration error fails it before anything is written, and
+   * nothing is started), then starts the engine's loops.
+   */
   async start(): Promise<void> {
     if (this.#started) return;
+    this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
     await this.migrate();
     if (this.#clockSync && this.store.measureClockOffset) {
-      // Measure before anything is claimed, then keep measuring in the background.
+      // Measure before anything is written or claimed, then keep measuring in the background.
       const ms = await this.store.measureClockOffset(() => this.options.clock.now());
       this.#offset.ms = Math.round(ms);
       this.#bus.emit('clock:offset', {
         offsetMs: this.#offset.ms,
         skewed: Math.abs(ms) > this.options.clockSync.warnAboveMs,
       });
-      this.#clockSync.start(this.options.clock.now() + this.options.clockSync.intervalMs);
     }
+    const declared = this.options.declared;
+    if (this.#declared.size > 0 || declared.explicit) {
+      this.#bus.emit('schedules:reconciled', await reconcileDeclared(this, this.#declared, declared));
+    }
+    this.#clockSync?.start(this.options.clock.now() + this.options.clockSync.intervalMs);
     this.#started = true;
     const roles = this.options.roles;
     if (roles.materializer) this.#materializer.loop.start();

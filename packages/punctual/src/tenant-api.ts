@@ -77,9 +77,14 @@ export class TenantApi {
 
   /**
    * Creates or updates many schedules in one transaction: all are saved, or none (the first invalid input
-   * throws before anything is written, with `details.index`).
+   * throws before anything is written, with `details.index`). `check` sees what each input found stored,
+   * after every input is validated and before anything is written (it throws to refuse). `compareAndSet`
+   * makes each write conditional on what was found: VERSION_CONFLICT when another writer came first.
    */
-  async putMany(inputs: ScheduleInput[]): Promise<PutResult[]> {
+  async putMany(
+    inputs: ScheduleInput[],
+    opts: { check?: (found: (Schedule | undefined)[]) => void; compareAndSet?: boolean } = {},
+  ): Promise<PutResult[]> {
     const now = this.clock.now();
     // One read for every input when the store can; otherwise one per input.
     const keys = inputs.map((input) => input?.key);
@@ -91,18 +96,23 @@ export class TenantApi {
       : undefined;
     const byKey = new Map(found?.map((s) => [s.key, s]));
     const reqs: PutScheduleRequest[] = [];
+    const stored: (Schedule | undefined)[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
         const existing = found
           ? byKey.get(keys[index] as string)
           : await this.store.getSchedule(this.tenantId, input?.key);
-        reqs.push(this.#prepare(input, existing, now, undefined));
+        const cas = opts.compareAndSet === true;
+        const req = this.#prepare(input, existing, now, cas ? existing?.version : undefined);
+        reqs.push(cas && existing === undefined ? { ...req, expectAbsent: true } : req);
+        stored.push(existing);
       } catch (e) {
         if (e instanceof PunctualError)
           throw new PunctualError(e.code, `schedule ${index}: ${e.message}`, { ...e.details, index });
         throw e;
       }
     }
+    opts.check?.(stored);
     const results = await this.store.putSchedules(reqs);
     return results.map((r) => this.#announce(r));
   }

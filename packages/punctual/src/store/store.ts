@@ -54,6 +54,11 @@ export interface PutScheduleRequest {
   /** Refuse with VERSION_CONFLICT unless the stored version equals this (undefined: no check). */
   expectedVersion?: number | undefined;
   /**
+   * Refuse with VERSION_CONFLICT (`expected: null`) when a schedule with this key exists: a create that must
+   * not turn into an update (the declared schedules' compare-and-set, when another instance created it first).
+   */
+  expectAbsent?: boolean | undefined;
+  /**
    * A hint: the caller found no schedule with this key just before. A store may then try a plain insert
    * first and take its update path only when the key exists after all. The result is the same either way.
    */

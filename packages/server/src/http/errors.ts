@@ -56,6 +56,10 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   // The operator's configuration is wrong: not the caller's fault.
   BROKER_CONFIG_INVALID: 500,
   CURSOR_INVALID: 400,
+  // Raised only by the library's start() (declared schedules), before a service listens.
+  DECLARATION_KEY_DUPLICATE: 500,
+  DECLARATION_KEY_TAKEN: 500,
+  DECLARATION_AFTER_START: 500,
   SCHEDULE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   VERSION_CONFLICT: 409,

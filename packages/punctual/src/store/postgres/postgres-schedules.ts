@@ -26,10 +26,11 @@ import {
 } from './postgres-rows.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 
-function conflict(key: string, expected: number, actual: number | null): PunctualError {
+/** `expected` null: the put expected no schedule with the key (expectAbsent). */
+function conflict(key: string, expected: number | null, actual: number | null): PunctualError {
   return new PunctualError(
     'VERSION_CONFLICT',
-    `schedule ${key} is at version ${actual ?? 'none'}, not ${expected}`,
+    `schedule ${key} is at version ${actual ?? 'none'}, not ${expected ?? 'none'}`,
     {
       key,
       expected,
@@ -195,6 +196,7 @@ async function changeIn(
   if (req.expectedVersion !== undefined && req.expectedVersion !== current.version) {
     throw conflict(d.key, req.expectedVersion, current.version);
   }
+  if (req.expectAbsent === true) throw conflict(d.key, null, current.version);
   if (sameDraft(draftOf(current), d)) {
     return { schedule: toSchedule(current), created: false, changed: false, transitions: [] };
   }

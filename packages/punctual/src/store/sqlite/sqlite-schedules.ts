@@ -96,11 +96,15 @@ export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutSc
   const d = req.draft;
   return sql.write(() => {
     const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
-    if (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) {
+    if (
+      (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) ||
+      (req.expectAbsent === true && row !== undefined)
+    ) {
+      const expected = req.expectedVersion ?? null;
       throw new PunctualError(
         'VERSION_CONFLICT',
-        `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${req.expectedVersion}`,
-        { key: d.key, expected: req.expectedVersion, actual: row?.version ?? null },
+        `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${expected ?? 'none'}`,
+        { key: d.key, expected, actual: row?.version ?? null },
       );
     }
     const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };

@@ -219,6 +219,52 @@ export function scheduleTests(ctx: Ctx): void {
     expect(ok.schedule.version).toBe(2);
   });
 
+  it('expectAbsent creates a missing key, and refuses an existing one even with the same draft', async () => {
+    const made = await ctx.store.putSchedule({
+      draft: draft(),
+      nextFireAt: T0,
+      expectAbsent: true,
+      expectNew: true,
+      now: T0,
+    });
+    expect(made).toMatchObject({ created: true, changed: true });
+    for (const expectNew of [true, false]) {
+      const details = await rejectsWithCode(
+        ctx.store.putSchedule({ draft: draft(), nextFireAt: T0, expectAbsent: true, expectNew, now: T0 }),
+        'VERSION_CONFLICT',
+      );
+      expect(details).toMatchObject({ key: 'report', expected: null, actual: 1 });
+    }
+    // In a batch: nothing of the batch is written.
+    await rejectsWithCode(
+      ctx.store.putSchedules([
+        { draft: draft({ key: 'batch-new' }), nextFireAt: T0, expectAbsent: true, now: T0 },
+        { draft: draft({ spec: '0 * * * *' }), nextFireAt: T0, expectAbsent: true, now: T0 },
+      ]),
+      'VERSION_CONFLICT',
+    );
+    expect(await ctx.store.getSchedule(TENANT, 'batch-new')).toBeUndefined();
+    expect(await ctx.store.getSchedule(TENANT, 'report')).toEqual(made.schedule);
+  });
+
+  it('expectAbsent puts of one key at once: one creates it, the others are refused', async () => {
+    const puts = await Promise.allSettled(
+      [1, 2, 3].map(() =>
+        ctx.store.putSchedules([
+          { draft: draft({ key: 'race' }), nextFireAt: T0, expectAbsent: true, now: T0 },
+        ]),
+      ),
+    );
+    const created = puts.filter((p) => p.status === 'fulfilled');
+    const refused = puts.filter((p) => p.status === 'rejected');
+    expect(created).toHaveLength(1);
+    expect(refused.map((p) => (p.reason as { code?: string }).code)).toEqual([
+      'VERSION_CONFLICT',
+      'VERSION_CONFLICT',
+    ]);
+    expect((await ctx.store.getSchedule(TENANT, 'race'))?.version).toBe(1);
+  });
+
   it('answers undefined for an unknown key', async () => {
     expect(await ctx.store.getSchedule(TENANT, 'nope')).toBeUndefined();
   });
