@@ -56,6 +56,10 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   // The operator's configuration is wrong: not the caller's fault.
   BROKER_CONFIG_INVALID: 500,
   CURSOR_INVALID: 400,
+  // Raised by the command line reading a schedules file; the API never reads one.
+  FILE_INVALID: 400,
+  FILE_SECTION_UNKNOWN: 400,
+  FILE_DUPLICATE_KEY: 400,
   SCHEDULE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   VERSION_CONFLICT: 409,
