@@ -26,7 +26,8 @@ export const ERROR_CODES = {
   // Schedule files (`punctual apply`, `punctual import crontab`)
   FILE_INVALID:
     'a schedules file is not valid YAML or JSON, or not of its shape (details.line and details.column locate it)',
-  FILE_SECTION_UNKNOWN: 'a schedules file has a top-level section other than the known ones (details.section)',
+  FILE_SECTION_UNKNOWN:
+    'a schedules file has a top-level section other than the known ones (details.section)',
   FILE_DUPLICATE_KEY: 'a schedules file names the same schedule key twice (details.lines holds both lines)',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',

@@ -66,7 +66,9 @@ async function stored(): Promise<Map<string, { version: number; state: string; s
   const res = await fetch(`${url}/v1/schedules?limit=1000`, {
     headers: { authorization: `Bearer ${env.PUNCTUAL_API_KEY}` },
   });
-  const body = (await res.json()) as { items: { key: string; version: number; state: string; spec: string }[] };
+  const body = (await res.json()) as {
+    items: { key: string; version: number; state: string; spec: string }[];
+  };
   return new Map(body.items.map((s) => [s.key, s]));
 }
 

@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
 import { apply } from './commands/apply.js';
 import { exportSchedules } from './commands/export.js';
+import { importCrontab } from './commands/import-crontab.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
 import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
@@ -62,8 +63,9 @@ export function registerClient(program: Command, w: Wiring): void {
           'or not confirmed; 2 a usage error, or no terminal to confirm on without --yes.',
       ),
   ).action(
-    async (o: Common & { file?: string; yes?: boolean; dryRun?: boolean; prune?: boolean; partial?: boolean }) =>
-      w.exit(await apply({ ...args(w.env, o), confirm: w.confirm }, w.io)),
+    async (
+      o: Common & { file?: string; yes?: boolean; dryRun?: boolean; prune?: boolean; partial?: boolean },
+    ) => w.exit(await apply({ ...args(w.env, o), confirm: w.confirm }, w.io)),
   );
   client(
     program
@@ -74,6 +76,22 @@ export function registerClient(program: Command, w: Wiring): void {
   ).action(async (o: Common & { output?: string; format?: string }) =>
     w.exit(await exportSchedules(args(w.env, o), w.io)),
   );
+
+  program
+    .command('import')
+    .description('convert schedules from elsewhere into a schedules file for apply')
+    .command('crontab')
+    .description(
+      'write a crontab (user or system format) as a schedules file; reports what has no meaning here',
+    )
+    .argument('<file>', 'the crontab, e.g. the output of crontab -l, /etc/crontab or a file of /etc/cron.d')
+    .option('-o, --output <path>', 'the schedules file to write (default: standard output)')
+    .option('--tz <zone>', 'the zone of the lines before any CRON_TZ= or TZ= (default UTC)')
+    .option('--system', 'the system format: a user field before the command (default: by the path or header)')
+    .option('--format <format>', 'yaml or json (default: by the extension of -o, else yaml)')
+    .action(async (file: string, o: { output?: string; tz?: string; system?: boolean; format?: string }) =>
+      w.exit(await importCrontab({ file, ...o }, w.io)),
+    );
 
   const schedules = program.command('schedules').description("a tenant's schedules, through the HTTP API");
   client(schedules.command('ls').description('list schedules, ordered by key'))

@@ -6,12 +6,7 @@
 
 import { isPunctualError, stableJson } from 'punctual';
 import type { FileEntry } from './read-schedule-file.js';
-import {
-  entryContent,
-  viewContent,
-  type ScheduleContent,
-  type ScheduleView,
-} from './schedule-content.js';
+import { entryContent, viewContent, type ScheduleContent, type ScheduleView } from './schedule-content.js';
 import type { ScheduleEntry } from './schedule-file-format.js';
 
 export const CHANGE_KINDS = ['create', 'update', 'delete', 'unchanged'] as const;
@@ -67,7 +62,10 @@ export function diffValues(path: string, from: unknown, to: unknown, out: FieldC
   if (isPlainObject(from) && isPlainObject(to)) {
     const keys = [...new Set([...Object.keys(from), ...Object.keys(to)])].sort();
     for (const k of keys) diffValues(path === '' ? k : `${path}.${k}`, from[k], to[k], out);
-  } else if (stableJson(from ?? null) !== stableJson(to ?? null) || (from === undefined) !== (to === undefined)) {
+  } else if (
+    stableJson(from ?? null) !== stableJson(to ?? null) ||
+    (from === undefined) !== (to === undefined)
+  ) {
     out.push({ field: path, from, to });
   }
   return out;

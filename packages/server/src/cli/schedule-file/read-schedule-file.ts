@@ -82,7 +82,11 @@ export function readScheduleFile(text: string, format: ScheduleFileFormat): File
     const line = lineOf(node);
     if (!isMap(node)) {
       const at = positionOf(text, node?.range?.[0] ?? 0);
-      throw invalid(`schedule ${index + 1} must be a mapping with a key, spec and target`, at.line, at.column);
+      throw invalid(
+        `schedule ${index + 1} must be a mapping with a key, spec and target`,
+        at.line,
+        at.column,
+      );
     }
     const value = node.toJSON() as Record<string, unknown>;
     if (typeof value.key === 'string') {

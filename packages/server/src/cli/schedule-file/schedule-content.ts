@@ -3,13 +3,7 @@
 // Fields the service generates (description, version, nextFireAt, counters, times) are not part of it. Also
 // turns an entry into the PUT body and a view back into an entry (export). Pure: no I/O, no clock.
 
-import {
-  DEFAULT_POLICIES,
-  PunctualError,
-  normalizeSchedule,
-  stableJson,
-  type ScheduleInput,
-} from 'punctual';
+import { DEFAULT_POLICIES, PunctualError, normalizeSchedule, stableJson, type ScheduleInput } from 'punctual';
 import { SCHEDULE_ENTRY_FIELDS, type ScheduleEntry } from './schedule-file-format.js';
 
 /** A schedule's content: what a file sets and the API shows back. */
