@@ -216,3 +216,22 @@ describe('the plan', () => {
     expect(plan.changes.map((c) => c.kind)).toEqual(['unchanged']);
   });
 });
+
+describe('docs/schedules-as-code.md', () => {
+  it('shows a file the reader and the library accept whole', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../../docs/schedules-as-code.md', import.meta.url), 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+    const plan = computePlan({
+      entries: readScheduleFile(yaml, 'yaml'),
+      current: [],
+      now: NOW,
+      prune: false,
+    });
+    expect(plan.refused).toEqual([]);
+    expect(plan.changes.map((c) => [c.kind, c.key])).toEqual([
+      ['create', 'reports.daily'],
+      ['create', 'sync.rates'],
+    ]);
+  });
+});
