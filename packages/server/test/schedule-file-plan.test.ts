@@ -9,7 +9,7 @@ import { jsonErrorPosition } from '../src/cli/schedule-file/json-error-position.
 import { computePlan, diffValues } from '../src/cli/schedule-file/plan-changes.js';
 import { planText } from '../src/cli/schedule-file/print-plan.js';
 import { readScheduleFile } from '../src/cli/schedule-file/read-schedule-file.js';
-import { viewToEntry, type ScheduleView } from '../src/cli/schedule-file/schedule-content.js';
+import { entryContent, viewToEntry, type ScheduleView } from '../src/cli/schedule-file/schedule-content.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const HOOK = { webhook: { url: 'https://example.com/hook' } };
@@ -191,6 +191,28 @@ describe('the plan', () => {
     });
     expect(plan.refused).toMatchObject([{ line: 2, code: 'SCHEDULE_INVALID', field: 'sepc' }]);
     expect(plan.changes).toMatchObject([{ kind: 'unchanged', key: 'done' }]);
+  });
+
+  it('keeps a schedule whose endAt has passed unchanged, and refuses changing it', () => {
+    const saved = Date.UTC(2025, 4, 1);
+    const entry = { key: 'once', spec: '0 9 * * *', endAt: '2025-06-01T00:00:00Z', target: HOOK };
+    // Refused when judged now: no occurrence is left before endAt.
+    expect(thrown(() => entryContent(entry, NOW)).code).toBe('SPEC_NEVER_FIRES');
+    const stored = view('once', {
+      endAt: '2025-06-01T00:00:00.000Z',
+      state: 'completed',
+      updatedAt: new Date(saved).toISOString(),
+    });
+    const same = computePlan({ entries: entries(entry), current: [stored], now: NOW, prune: false });
+    expect(same.changes).toMatchObject([{ kind: 'unchanged', key: 'once' }]);
+    expect(same.refused).toEqual([]);
+    const changed = computePlan({
+      entries: entries({ ...entry, payload: { late: true } }),
+      current: [stored],
+      now: NOW,
+      prune: false,
+    });
+    expect(changed.refused).toMatchObject([{ key: 'once', code: 'SPEC_NEVER_FIRES' }]);
   });
 
   it('diffs nested values by path and shows an absent side', () => {

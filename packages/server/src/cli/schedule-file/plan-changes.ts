@@ -82,6 +82,27 @@ export function contentChanges(current: ScheduleContent, desired: ScheduleConten
   return fields;
 }
 
+/**
+ * An entry's content at `now`; but an entry that can no longer fire (a one-off instant now past, an endAt
+ * behind) is still the stored schedule when, judged at the instant that schedule was last saved, it says
+ * the same: nothing needs sending, so it is unchanged rather than refused. Any other difference is refused.
+ */
+function judged(value: unknown, existing: ScheduleView | undefined, now: number): ScheduleContent {
+  try {
+    return entryContent(value, now);
+  } catch (err) {
+    if (!isPunctualError(err, 'SPEC_NEVER_FIRES') || existing?.updatedAt === undefined) throw err;
+    let then: ScheduleContent;
+    try {
+      then = entryContent(value, Date.parse(existing.updatedAt));
+    } catch {
+      throw err;
+    }
+    if (contentChanges(viewContent(existing), then).length > 0) throw err;
+    return then;
+  }
+}
+
 export function computePlan(input: {
   entries: readonly FileEntry[];
   current: readonly ScheduleView[];
@@ -98,7 +119,7 @@ export function computePlan(input: {
     if (key !== undefined) named.add(key);
     let desired: ScheduleContent;
     try {
-      desired = entryContent(e.value, input.now);
+      desired = judged(e.value, key === undefined ? undefined : stored.get(key), input.now);
     } catch (err) {
       if (!isPunctualError(err)) throw err;
       const field = typeof err.details?.field === 'string' ? err.details.field : undefined;

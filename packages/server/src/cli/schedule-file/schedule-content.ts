@@ -41,6 +41,8 @@ export interface ScheduleView {
   labels: Record<string, string>;
   state: string;
   version: number;
+  /** When it was last saved (ISO-8601): the instant the service last judged its content. */
+  updatedAt?: string | undefined;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
