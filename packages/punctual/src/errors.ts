@@ -29,6 +29,12 @@ export const ERROR_CODES = {
     'a declared schedule has the key of a schedule this application did not declare: made by hand or through the API, or declared by another application (details.owner)',
   DECLARATION_AFTER_START:
     'a schedule was declared after start(): declarations are applied by start(), so declare them before it',
+  // Schedule files (`punctual apply`, `punctual import crontab`)
+  FILE_INVALID:
+    'a schedules file is not valid YAML or JSON, or not of its shape (details.line and details.column locate it)',
+  FILE_SECTION_UNKNOWN:
+    'a schedules file has a top-level section other than the known ones (details.section)',
+  FILE_DUPLICATE_KEY: 'a schedules file names the same schedule key twice (details.lines holds both lines)',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',

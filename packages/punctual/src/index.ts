@@ -28,7 +28,10 @@ export {
   LABEL_KEY_RE,
   LABEL_VALUE_MAX,
   SUMMARY_MAX,
+  normalizeSchedule,
   parseLabelFilter,
+  stableJson,
+  type ScheduleDraft,
   type Schedule,
   type ScheduleInput,
   type ScheduleState,
@@ -52,6 +55,7 @@ export {
 export { previewSpec } from './domain/timing/preview-spec.js';
 export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/timing/compile-spec.js';
+export { CRON_NICKNAMES } from './domain/timing/cron-spec.js';
 export { parseDuration } from './domain/timing/duration.js';
 export type { CompiledSpec, SpecKind } from './domain/timing/compiled-spec.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';

@@ -3,6 +3,7 @@
 // command is a function of (args, io) that tests call without spawning.
 
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError } from 'commander';
 import { describe } from './commands/describe.js';
 import { preview } from './commands/preview.js';
@@ -80,7 +81,22 @@ program
     process.exit(code);
   });
 
-const wiring: Wiring = { io, env: process.env, exit: (code) => void (process.exitCode = code) };
+/** A yes/no question on the terminal: only "y" or "yes" is a yes. */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^\s*y(es)?\s*$/i.test(await rl.question(question));
+  } finally {
+    rl.close();
+  }
+}
+
+const wiring: Wiring = {
+  io,
+  env: process.env,
+  exit: (code) => void (process.exitCode = code),
+  ...(process.stdin.isTTY === true && process.stdout.isTTY === true ? { confirm } : {}),
+};
 registerAdmin(program, wiring);
 registerClient(program, wiring);
 

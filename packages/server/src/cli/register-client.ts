@@ -4,6 +4,9 @@
 
 import { Option, type Command } from 'commander';
 import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
+import { apply } from './commands/apply.js';
+import { exportSchedules } from './commands/export.js';
+import { importCrontab } from './commands/import-crontab.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
 import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
@@ -42,6 +45,54 @@ function client(cmd: Command): Command {
 }
 
 export function registerClient(program: Command, w: Wiring): void {
+  client(
+    program
+      .command('apply')
+      .description(
+        "make the tenant's schedules what a schedules file says: prints the plan, asks, then applies it",
+      )
+      .option('-f, --file <path>', 'the schedules file (YAML or JSON; see docs/schedules-as-code.md)')
+      .option('--yes', 'apply without asking (needed without a terminal)')
+      .option('--dry-run', 'print the plan only')
+      .option('--prune', 'also delete the stored schedules the file does not name')
+      .option('--partial', 'apply the accepted schedules even when the file has refused ones')
+      .addHelpText(
+        'after',
+        '\nPlan symbols: + create, ~ update (field: old -> new), - delete (--prune only), = unchanged.\n' +
+          'Exit codes: 0 applied (or nothing to change, or --dry-run); 1 a schedule refused, a change failed\n' +
+          'or not confirmed; 2 a usage error, or no terminal to confirm on without --yes.',
+      ),
+  ).action(
+    async (
+      o: Common & { file?: string; yes?: boolean; dryRun?: boolean; prune?: boolean; partial?: boolean },
+    ) => w.exit(await apply({ ...args(w.env, o), confirm: w.confirm }, w.io)),
+  );
+  client(
+    program
+      .command('export')
+      .description("write the tenant's schedules as a schedules file (what apply reads)")
+      .option('-o, --output <path>', 'the file to write (default: standard output)')
+      .option('--format <format>', 'yaml or json (default: by the extension of -o, else yaml)'),
+  ).action(async (o: Common & { output?: string; format?: string }) =>
+    w.exit(await exportSchedules(args(w.env, o), w.io)),
+  );
+
+  program
+    .command('import')
+    .description('convert schedules from elsewhere into a schedules file for apply')
+    .command('crontab')
+    .description(
+      'write a crontab (user or system format) as a schedules file; reports what has no meaning here',
+    )
+    .argument('<file>', 'the crontab, e.g. the output of crontab -l, /etc/crontab or a file of /etc/cron.d')
+    .option('-o, --output <path>', 'the schedules file to write (default: standard output)')
+    .option('--tz <zone>', 'the zone of the lines before any CRON_TZ= or TZ= (default UTC)')
+    .option('--system', 'the system format: a user field before the command (default: by the path or header)')
+    .option('--format <format>', 'yaml or json (default: by the extension of -o, else yaml)')
+    .action(async (file: string, o: { output?: string; tz?: string; system?: boolean; format?: string }) =>
+      w.exit(await importCrontab({ file, ...o }, w.io)),
+    );
+
   const schedules = program.command('schedules').description("a tenant's schedules, through the HTTP API");
   client(schedules.command('ls').description('list schedules, ordered by key'))
     .option('--state <state>', 'active, paused or completed')

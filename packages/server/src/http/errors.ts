@@ -60,6 +60,10 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   DECLARATION_KEY_DUPLICATE: 500,
   DECLARATION_KEY_TAKEN: 500,
   DECLARATION_AFTER_START: 500,
+  // Raised by the command line reading a schedules file; the API never reads one.
+  FILE_INVALID: 400,
+  FILE_SECTION_UNKNOWN: 400,
+  FILE_DUPLICATE_KEY: 400,
   SCHEDULE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   VERSION_CONFLICT: 409,
