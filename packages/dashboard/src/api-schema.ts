@@ -415,7 +415,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    /** @description exactly one of the target kinds, as { "<kind>": ... }: handler, webhook, redis, nats, amqp, script */
     TargetInput:
       | {
           handler: string;
@@ -540,8 +540,6 @@ export interface components {
        */
       state?: 'active' | 'paused';
     };
-    /** @description any JSON value, stored as it is */
-    KvValueInput: unknown;
     RerunRangeInput: {
       /**
        * Format: date-time
@@ -558,7 +556,19 @@ export interface components {
       /** @description the states of the runs to run again (final states only; default ["dead"]) */
       states?: ('succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled')[];
     };
-    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    /** @description any JSON value, stored as it is */
+    KvValueInput: unknown;
+    Error: {
+      error: {
+        /** @example VALIDATION_FAILED */
+        code: string;
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** @description exactly one of the target kinds, as { "<kind>": ... }: handler, webhook, redis, nats, amqp, script */
     Target:
       | {
           handler: string;
@@ -803,6 +813,16 @@ export interface components {
       createdAt: string;
       attempts: components['schemas']['Attempt'][];
     };
+    RerunResult: {
+      /** @description the runs scheduled again, due now */
+      runs: components['schemas']['Run'][];
+      /** @description runs of the range left as they were (RUN_NOT_RERUNNABLE) */
+      refused: {
+        id: string;
+        code: string;
+        message: string;
+      }[];
+    };
     Preview: {
       description: string;
       next: string[];
@@ -835,26 +855,6 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
-    };
-    Error: {
-      error: {
-        /** @example VALIDATION_FAILED */
-        code: string;
-        message: string;
-        details: {
-          [key: string]: unknown;
-        };
-      };
-    };
-    RerunResult: {
-      /** @description the runs scheduled again, due now */
-      runs: components['schemas']['Run'][];
-      /** @description runs of the range left as they were (RUN_NOT_RERUNNABLE) */
-      refused: {
-        id: string;
-        code: string;
-        message: string;
-      }[];
     };
     MetricsSnapshot: {
       /**

@@ -33,7 +33,15 @@ export {
   type OverlapPolicy,
   type MisfirePolicy,
 } from './domain/policies.js';
-export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
+export {
+  TARGET_KINDS,
+  TARGET_SHAPES,
+  type JsonSchema,
+  type Target,
+  type TargetKind,
+  type TargetShape,
+  type TargetValue,
+} from './domain/target.js';
 export {
   ID_TEMPLATE_MAX,
   ID_TEMPLATE_PLACEHOLDERS,
