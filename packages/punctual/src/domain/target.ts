@@ -5,6 +5,7 @@
 // Delivery lives in src/targets/. It must never perform I/O.
 
 import { PunctualError } from '../errors.js';
+import { commandShape } from '../targets/command/command-shape.js';
 import { amqpShape, natsShape, redisShape } from '../targets/brokers/broker-shapes.js';
 import { handlerShape } from '../targets/handler-shape.js';
 import { scriptShape } from '../targets/script/script-shape.js';
@@ -16,10 +17,11 @@ export type { WebhookTarget } from '../targets/webhook/webhook-shape.js';
 export { WEBHOOK_METHODS } from '../targets/webhook/webhook-shape.js';
 export type { RedisTarget, NatsTarget, AmqpTarget, BrokerTarget } from '../targets/brokers/broker-shapes.js';
 export type { ScriptTarget } from '../targets/script/script-shape.js';
+export type { CommandTarget } from '../targets/command/command-shape.js';
 export type { JsonSchema, TargetShape } from '../targets/target-shape.js';
 
 /** Every target kind, in the order docs and messages list them: the one list the service and UI derive from. */
-export const TARGET_KINDS = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'] as const;
+export const TARGET_KINDS = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script', 'command'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 /** Each kind's shape (validation and JSON Schema), by kind: the registry the service's schemas are built from. */
@@ -30,6 +32,7 @@ export const TARGET_SHAPES = {
   nats: natsShape,
   amqp: amqpShape,
   script: scriptShape,
+  command: commandShape,
 } as const satisfies { readonly [K in TargetKind]: TargetShape<K, unknown> };
 
 /** The value under kind K's key, as its shape returns it. */

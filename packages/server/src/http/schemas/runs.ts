@@ -6,6 +6,7 @@ import { RERUNNABLE_STATES } from 'punctual';
 import { z } from 'zod';
 import {
   ERROR_LOGS_MAX_CHARS,
+  ERROR_OUTPUT_MAX_CHARS,
   ERROR_OTHER_DETAILS_MAX_CHARS,
   ERROR_STACK_MAX_CHARS,
 } from '../error-details-view.js';
@@ -27,6 +28,18 @@ const runErrorDetails = z
       .optional()
       .meta({
         description: `a failed script's stack (at most ${ERROR_STACK_MAX_CHARS} characters); other stacks stay in the service's log`,
+      }),
+    stdout: z
+      .string()
+      .optional()
+      .meta({
+        description: `the end of a command's standard output (its last ${ERROR_OUTPUT_MAX_CHARS} characters shown)`,
+      }),
+    stderr: z
+      .string()
+      .optional()
+      .meta({
+        description: `the end of a command's standard error (its last ${ERROR_OUTPUT_MAX_CHARS} characters shown)`,
       }),
   })
   .catchall(z.unknown())
