@@ -415,7 +415,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    /** @description exactly one of the target kinds, as { "<kind>": ... }: handler, webhook, redis, nats, amqp, script, command */
     TargetInput:
       | {
           handler: string;
@@ -488,6 +488,31 @@ export interface components {
             /** @description memory of a run (up to the operator's maximum) */
             memoryMb?: number;
           };
+        }
+      | {
+          /** @description a program run on the service's machine, as the service's user; only when the operator enabled commands for the tenant (docs/commands.md) */
+          command: {
+            /**
+             * @description the program (an absolute path) and its arguments; with shell: true, exactly one string: the command line for /bin/sh -c
+             * @example [
+             *       "/usr/bin/env",
+             *       "date"
+             *     ]
+             */
+            argv: string[];
+            /** @description run argv[0] as a command line with /bin/sh -c (default false) */
+            shell?: boolean;
+            /** @description absolute working directory (default: the service's) */
+            cwd?: string;
+            /** @description extra environment variables, over a minimal environment (PATH, HOME, LANG...) */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description text written to the command's standard input */
+            stdin?: string;
+            /** @description wall time before the whole process group is killed (default 60000, at most 86400000) */
+            timeoutMs?: number;
+          };
         };
     PutScheduleInput: {
       /** @example 0 9 * * 1-5 */
@@ -540,8 +565,6 @@ export interface components {
        */
       state?: 'active' | 'paused';
     };
-    /** @description any JSON value, stored as it is */
-    KvValueInput: unknown;
     RerunRangeInput: {
       /**
        * Format: date-time
@@ -558,7 +581,19 @@ export interface components {
       /** @description the states of the runs to run again (final states only; default ["dead"]) */
       states?: ('succeeded' | 'dead' | 'skipped' | 'expired' | 'cancelled')[];
     };
-    /** @description exactly one of { "handler": name }, { "webhook": { url, ... } }, { "redis" | "nats" | "amqp": { connection, ... } } (a connection the operator configured) or { "script": { source, ... } } */
+    /** @description any JSON value, stored as it is */
+    KvValueInput: unknown;
+    Error: {
+      error: {
+        /** @example VALIDATION_FAILED */
+        code: string;
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** @description exactly one of the target kinds, as { "<kind>": ... }: handler, webhook, redis, nats, amqp, script, command */
     Target:
       | {
           handler: string;
@@ -630,6 +665,31 @@ export interface components {
             timeoutMs?: number;
             /** @description memory of a run (up to the operator's maximum) */
             memoryMb?: number;
+          };
+        }
+      | {
+          /** @description a program run on the service's machine, as the service's user; only when the operator enabled commands for the tenant (docs/commands.md) */
+          command: {
+            /**
+             * @description the program (an absolute path) and its arguments; with shell: true, exactly one string: the command line for /bin/sh -c
+             * @example [
+             *       "/usr/bin/env",
+             *       "date"
+             *     ]
+             */
+            argv: string[];
+            /** @description run argv[0] as a command line with /bin/sh -c (default false) */
+            shell?: boolean;
+            /** @description absolute working directory (default: the service's) */
+            cwd?: string;
+            /** @description extra environment variables, over a minimal environment (PATH, HOME, LANG...) */
+            env?: {
+              [key: string]: string;
+            };
+            /** @description text written to the command's standard input */
+            stdin?: string;
+            /** @description wall time before the whole process group is killed (default 60000, at most 86400000) */
+            timeoutMs?: number;
           };
         };
     Policies: {
@@ -703,6 +763,10 @@ export interface components {
       logs?: string[];
       /** @description a failed script's stack (at most 4096 characters); other stacks stay in the service's log */
       stack?: string;
+      /** @description the end of a command's standard output (its last 16384 characters shown) */
+      stdout?: string;
+      /** @description the end of a command's standard error (its last 16384 characters shown) */
+      stderr?: string;
     } & {
       [key: string]: unknown;
     };
@@ -803,6 +867,16 @@ export interface components {
       createdAt: string;
       attempts: components['schemas']['Attempt'][];
     };
+    RerunResult: {
+      /** @description the runs scheduled again, due now */
+      runs: components['schemas']['Run'][];
+      /** @description runs of the range left as they were (RUN_NOT_RERUNNABLE) */
+      refused: {
+        id: string;
+        code: string;
+        message: string;
+      }[];
+    };
     Preview: {
       description: string;
       next: string[];
@@ -835,26 +909,6 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
-    };
-    Error: {
-      error: {
-        /** @example VALIDATION_FAILED */
-        code: string;
-        message: string;
-        details: {
-          [key: string]: unknown;
-        };
-      };
-    };
-    RerunResult: {
-      /** @description the runs scheduled again, due now */
-      runs: components['schemas']['Run'][];
-      /** @description runs of the range left as they were (RUN_NOT_RERUNNABLE) */
-      refused: {
-        id: string;
-        code: string;
-        message: string;
-      }[];
     };
     MetricsSnapshot: {
       /**
@@ -1332,7 +1386,7 @@ export interface operations {
     parameters: {
       query?: {
         state?: 'active' | 'paused' | 'completed';
-        target?: 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script';
+        target?: 'handler' | 'webhook' | 'redis' | 'nats' | 'amqp' | 'script' | 'command';
         keyPrefix?: string;
         /** @description key:value; repeat it to require several labels (all must match) */
         label?: string | string[];
@@ -3164,7 +3218,7 @@ export const pathsV1SchedulesGetParametersQueryStateValues: ReadonlyArray<
 > = ['active', 'paused', 'completed'];
 export const pathsV1SchedulesGetParametersQueryTargetValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/schedules']['get']['parameters']['query']['target']
-> = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script'];
+> = ['handler', 'webhook', 'redis', 'nats', 'amqp', 'script', 'command'];
 export const pathsV1SchedulesKeyRunsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/schedules/{key}/runs']['get']['parameters']['query']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];

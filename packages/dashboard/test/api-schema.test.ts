@@ -18,6 +18,14 @@ describe('src/api-schema.ts', () => {
   });
 
   it('gives every target kind the service accepts', () => {
-    expect([...TARGET_KINDS].sort()).toEqual(['amqp', 'handler', 'nats', 'redis', 'script', 'webhook']);
+    expect([...TARGET_KINDS].sort()).toEqual([
+      'amqp',
+      'command',
+      'handler',
+      'nats',
+      'redis',
+      'script',
+      'webhook',
+    ]);
   });
 });

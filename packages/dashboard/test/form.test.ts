@@ -217,6 +217,18 @@ describe('every target kind', () => {
       },
     },
     { script: { source: '  export default () => 1' } },
+    { command: { argv: ['/usr/bin/env', 'date', '-u'] } },
+    {
+      command: {
+        argv: ['cd /srv && ./backup.sh |\n  gzip > /tmp/b.gz'],
+        shell: true,
+        cwd: '/srv',
+        env: { MODE: 'full', EMPTY: '', WITH_EQ: 'a=b' },
+        stdin: 'y\n',
+        timeoutMs: 90_000,
+      },
+    },
+    { command: { argv: ['/bin/true'], shell: false } },
   ];
 
   for (const target of targets) {
@@ -228,6 +240,17 @@ describe('every target kind', () => {
       expect(body.target).toEqual(target);
     });
   }
+
+  it("reports a command's environment line that is not NAME=value under its own field", () => {
+    const f = {
+      ...emptyForm('UTC'),
+      spec: '@every 1m',
+      targetKind: 'command' as const,
+      commandArgv: '/bin/true',
+      commandEnv: 'MODE=full\njust words',
+    };
+    expect(buildBody(f).errors).toEqual({ 'target.command.env': 'line 2 must read "NAME=value"' });
+  });
 
   it("reports a broker's number that is not one under its own field", () => {
     const f = { ...emptyForm('UTC'), spec: '@every 1m', targetKind: 'redis' as const, redisMaxLen: 'lots' };

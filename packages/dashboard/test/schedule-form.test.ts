@@ -189,6 +189,66 @@ describe('ScheduleForm', () => {
     expect(screen.getByTestId('form-status').textContent).toBe('Some fields need attention before saving.');
   });
 
+  it('shows and edits a command target: program and arguments one per line, and its environment', async () => {
+    const saved = {
+      key: 'a.b',
+      spec: '0 9 * * *',
+      tz: 'Europe/Paris',
+      description: 'At 09:00',
+      summary: null,
+      labels: {},
+      target: {
+        command: { argv: ['/usr/local/bin/backup', '--all'], env: { TARGET: 'nightly' }, timeoutMs: 600_000 },
+      },
+      payload: null,
+      policies: {
+        retry: { maxAttempts: 3, backoff: 'exponential', delayMs: 1000, maxDelayMs: 3_600_000, jitter: true },
+        timeoutMs: 60_000,
+        overlap: 'allow',
+        misfire: 'runOnce',
+        catchupWindowMs: 86_400_000,
+        maxCatchup: 1000,
+        deadlineMs: null,
+        priority: 0,
+        maxChecks: 10,
+        checkHorizonMs: 2_592_000_000,
+      },
+      startAt: null,
+      endAt: null,
+      maxRuns: null,
+      jitterMs: 0,
+      state: 'active',
+      version: 7,
+      nextFireAt: null,
+      firedCount: 0,
+      note: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    } as unknown as Schedule;
+    const api = fakeApi({ getSchedule: vi.fn(async () => saved) });
+    renderForm(api, { editKey: 'a.b' });
+    await waitFor(() =>
+      expect((screen.getByLabelText('Program and arguments') as HTMLTextAreaElement).value).toBe(
+        '/usr/local/bin/backup\n--all',
+      ),
+    );
+    expect((screen.getByLabelText('Environment') as HTMLTextAreaElement).value).toBe('TARGET=nightly');
+    expect((screen.getByLabelText('Time limit') as HTMLInputElement).value).toBe('10m');
+    expect(screen.queryByTestId('form-unsupported')).toBeNull();
+    type('Program and arguments', '/usr/local/bin/backup\n--all\n--verbose');
+    type('Standard input', 'yes\n');
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.puts).toHaveLength(1));
+    expect(api.puts[0]!.body.target).toEqual({
+      command: {
+        argv: ['/usr/local/bin/backup', '--all', '--verbose'],
+        env: { TARGET: 'nightly' },
+        stdin: 'yes\n',
+        timeoutMs: 600_000,
+      },
+    });
+  });
+
   it('edits a saved schedule with If-Match and keeps its key', async () => {
     const saved = {
       key: 'a.b',

@@ -83,7 +83,7 @@ describe('Schedules page', () => {
     const items = Array.from({ length: 24 }, (_, i) => schedule(i));
     items[3] = schedule(3, { state: 'paused' });
     // A shape this dashboard does not know, as a newer service could send.
-    items[5] = schedule(5, { target: { command: { argv: ['/bin/true'] } } as unknown as Target });
+    items[5] = schedule(5, { target: { email: { to: 'ops@example.com' } } as unknown as Target });
     const api = {
       listSchedules: vi.fn(async () => ({ items, nextCursor: null })),
       listRuns: vi.fn(async () => ({
@@ -109,7 +109,7 @@ describe('Schedules page', () => {
     expect(cell('job.02', 'Recent')).toBe('no runs yet');
     expect(cell('job.03', 'Next fire time')).toBe('paused');
     expect(cell('job.02', 'Target')).toBe('redis main → stream orders');
-    expect(cell('job.05', 'Target')).toBe('command');
+    expect(cell('job.05', 'Target')).toBe('email');
     expect(screen.getByTestId('spark-legend').textContent).toMatch(/succeeded/);
   });
 });

@@ -13,6 +13,7 @@ describe('targetText', () => {
       nats: targetText({ nats: { connection: 'bus', subject: 'jobs.nightly' } }),
       amqp: targetText({ amqp: { connection: 'rabbit', routingKey: 'reports' } }),
       script: targetText({ script: { source: '\n// nightly export\nexport default () => 1;\n' } }),
+      command: targetText({ command: { argv: ['/usr/local/bin/backup', '--all'] } }),
     };
     expect(Object.keys(texts).sort()).toEqual([...TARGET_KINDS].sort());
     expect(texts).toEqual({
@@ -22,14 +23,18 @@ describe('targetText', () => {
       nats: 'nats bus → subject jobs.nightly',
       amqp: 'amqp rabbit → default exchange, key reports',
       script: 'script // nightly export (43 B)',
+      command: 'command /usr/local/bin/backup --all',
     });
+    expect(targetText({ command: { argv: ['pg_dump app | gzip > /b.gz'], shell: true } })).toBe(
+      'command pg_dump app | gzip > /b.gz (sh -c)',
+    );
     expect(targetText({ amqp: { connection: 'r', exchange: 'x', routingKey: 'k' } })).toBe(
       'amqp r → exchange x, key k',
     );
   });
 
   it('never throws on a shape it does not know', () => {
-    expect(targetText({ command: { argv: ['/bin/true'] } } as unknown as Target)).toBe('command');
+    expect(targetText({ email: { to: 'ops@example.com' } } as unknown as Target)).toBe('email');
     expect(targetText({ webhook: null } as unknown as Target)).toBe('webhook');
     expect(targetText({} as unknown as Target)).toBe('unknown target');
     expect(targetText(null as unknown as Target)).toBe('unknown target');

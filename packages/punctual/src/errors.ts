@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   BROKER_CONFIG_INVALID:
     'the operator broker configuration is invalid (details.connection names the connection)',
   BROKER_CLIENT_MISSING: "the broker's client library is not installed in this process",
+  TARGET_DISABLED:
+    'the target kind is one the operator must turn on (command) and it is off, or not allowed for this tenant',
   ID_TEMPLATE_INVALID:
     'a target idTemplate is invalid: an unknown placeholder, no placeholder, or a character not allowed (details.field)',
   // Declared schedules (scheduler.handle(..., { schedule }) and defineSchedules, applied by start())
@@ -72,6 +74,8 @@ export const ERROR_CODES = {
     'the broker could not be reached, or the connection was lost before the publish was acknowledged',
   BROKER_PUBLISH_FAILED:
     'the broker refused the message, did not acknowledge it in time, or could not route it',
+  COMMAND_FAILED:
+    'the command exited with a code other than 0, was killed by a signal, or could not start (details hold its exit and output)',
   // Scripts (the sandbox) and their key-value store
   SCRIPT_SYNTAX_ERROR: 'the script does not compile (details.line and details.column locate the error)',
   SCRIPT_TOO_LARGE: "the script's source is larger than the operator's limit",

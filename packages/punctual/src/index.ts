@@ -44,7 +44,15 @@ export {
   type OverlapPolicy,
   type MisfirePolicy,
 } from './domain/policies.js';
-export { TARGET_KINDS, type Target, type TargetKind } from './domain/target.js';
+export {
+  TARGET_KINDS,
+  TARGET_SHAPES,
+  type JsonSchema,
+  type Target,
+  type TargetKind,
+  type TargetShape,
+  type TargetValue,
+} from './domain/target.js';
 export {
   ID_TEMPLATE_MAX,
   ID_TEMPLATE_PLACEHOLDERS,
@@ -91,7 +99,17 @@ export {
   type AmqpTargetOptions,
   type AmqpResult,
 } from './targets/brokers/amqp-target.js';
-export type { RedisTarget, NatsTarget, AmqpTarget, BrokerTarget } from './domain/target.js';
+export type { RedisTarget, NatsTarget, AmqpTarget, BrokerTarget, CommandTarget } from './domain/target.js';
+export { TENANT_ID_PATTERN } from './store/tenant-rules.js';
+export {
+  commandTarget,
+  minimalEnv,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_COMMAND_OUTPUT_BYTES,
+  type CommandTargetOptions,
+  type CommandTargetDriver,
+  type CommandRunResult,
+} from './targets/command/command-target.js';
 export { postgresStore, PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';
 export {
   scriptTarget,

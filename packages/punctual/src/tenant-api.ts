@@ -18,7 +18,7 @@ import {
 } from './domain/schedule.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
-import { targetKind, type TargetKind } from './domain/target.js';
+import { TARGET_SHAPES, targetKind, type TargetKind, type TargetShape } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
 import { rerunInRange, rerunOne, type RerunRange, type RerunRefused } from './reruns.js';
@@ -125,13 +125,19 @@ export class TenantApi {
   ): PutScheduleRequest {
     const createdAt = existing?.createdAt ?? now;
     const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt });
-    const driver = this.targets.get(targetKind(draft.target));
+    const kind = targetKind(draft.target);
+    const driver = this.targets.get(kind);
     if (!driver) {
-      throw new PunctualError('SCHEDULE_INVALID', `target kind ${targetKind(draft.target)} is not enabled`, {
-        field: 'target',
-      });
+      // A kind the operator must turn on (commands) says so with its own code.
+      if ((TARGET_SHAPES[kind] as TargetShape<TargetKind, unknown>).optIn === true) {
+        throw new PunctualError('TARGET_DISABLED', `target kind ${kind} is not enabled by the operator`, {
+          field: 'target',
+          kind,
+        });
+      }
+      throw new PunctualError('SCHEDULE_INVALID', `target kind ${kind} is not enabled`, { field: 'target' });
     }
-    driver.validate?.(draft.target, draft.payload);
+    driver.validate?.(draft.target, draft.payload, this.tenantId);
     const spec = compileSpec(draft.spec, {
       tz: draft.tz,
       now,

@@ -1,9 +1,10 @@
-// The settings of the broker and script targets and of the tenant key-value store: PUNCTUAL_BROKERS, the
-// sandbox's pool and limits, the per-tenant fetch allow-lists and the key-value quotas. Each is absent from a
+// The settings of the broker, script and command targets and of the tenant key-value store: PUNCTUAL_BROKERS,
+// the sandbox's pool and limits, the per-tenant fetch allow-lists, the command target's switch and tenants,
+// and the key-value quotas. Each is absent from a
 // Config when unset, so the library's defaults (DEFAULT_SCRIPT_LIMITS) apply; `scriptLimitsOf` gives what the
 // operator set. It must never repeat a broker URL in a refusal.
 
-import { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from 'punctual';
+import { DEFAULT_SCRIPT_LIMITS, TENANT_ID_PATTERN, type ScriptLimits } from 'punctual';
 import { z } from 'zod';
 import type { Config, Setting } from './config.js';
 import { checkBrokers, checkFetchHosts, duration, int, jsonValue, size } from './config-values.js';
@@ -76,6 +77,30 @@ export const TARGET_SETTINGS: readonly Setting[] = [
     json: true,
   },
   {
+    key: 'commandTarget',
+    env: 'PUNCTUAL_COMMAND_TARGET',
+    default: undefined,
+    expect: 'one of on, off',
+    doc: "The command target (docs/commands.md): programs run on the service's machine. Default off; on needs PUNCTUAL_COMMAND_TENANTS.",
+    schema: z.enum(['on', 'off']),
+  },
+  {
+    key: 'commandTenants',
+    env: 'PUNCTUAL_COMMAND_TENANTS',
+    default: undefined,
+    expect: 'a comma-separated list of tenant ids (default,ops), or * for every tenant',
+    doc: 'The tenants whose schedules may use the command target when it is on. No default.',
+    schema: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((t) => t.trim())
+          .filter((t) => t !== ''),
+      )
+      .pipe(z.array(z.union([z.literal('*'), z.string().regex(TENANT_ID_PATTERN)])).min(1)),
+  },
+  {
     key: 'kvMaxKeys',
     env: 'PUNCTUAL_KV_MAX_KEYS',
     default: undefined,
@@ -115,6 +140,11 @@ export function scriptLimitsOf(config: Readonly<Config>): Partial<ScriptLimits> 
 export function limitProblems(config: Readonly<Config>): string[] {
   const l = { ...DEFAULT_SCRIPT_LIMITS, ...scriptLimitsOf(config) };
   const out: string[] = [];
+  if (config.commandTarget === 'on' && config.commandTenants === undefined) {
+    out.push(
+      'PUNCTUAL_COMMAND_TARGET=on needs PUNCTUAL_COMMAND_TENANTS: the tenants allowed to run commands (or *)',
+    );
+  }
   if (l.defaultTimeoutMs > l.maxTimeoutMs) {
     out.push(
       `PUNCTUAL_SCRIPT_DEFAULT_TIMEOUT (${l.defaultTimeoutMs} ms) must not exceed PUNCTUAL_SCRIPT_MAX_TIMEOUT (${l.maxTimeoutMs} ms)`,

@@ -56,6 +56,10 @@ export interface Config {
   scriptMaxMemoryMb?: number;
   /** Hosts each tenant's scripts may fetch from, by tenant id (`*`: tenants not named); absent: any host. */
   scriptFetchHosts?: Record<string, string[]>;
+  /** Command target (docs/commands.md): `off` (default) or `on` (then commandTenants is required). */
+  commandTarget?: 'on' | 'off';
+  /** The tenants that may use command targets when on (`*`: every tenant). */
+  commandTenants?: string[];
   /** Keys per tenant in the key-value store (default 1000). */
   kvMaxKeys?: number;
   /** Largest key-value value in bytes of JSON (default 16 KiB). */

@@ -1,5 +1,5 @@
 // The service, assembled: the store (SQLite file, or PostgreSQL when PUNCTUAL_DATABASE_URL says so), the
-// scheduler with its handler, webhook, broker (the operator's connections) and script targets, migrations,
+// scheduler with its handler, webhook, broker (the operator's connections), script and command targets, migrations,
 // the first-start tenant, metrics, event logs and the HTTP app. `start` runs the engine then listens; `close`
 // stops listening, lets in-flight requests and runs finish, and closes the targets and the store. It must
 // never print the bootstrap key itself (serve does, once) nor log a broker URL.
@@ -13,6 +13,7 @@ import {
   storageError,
   DEFAULT_SCRIPT_LIMITS,
   amqpTarget,
+  commandTarget,
   createScheduler,
   hasKv,
   natsTarget,
@@ -65,6 +66,8 @@ export interface Service {
   readonly database: string;
   /** Target kinds this service delivers to (`handler`, `webhook`, then brokers and `script` as enabled). */
   readonly targetKinds: readonly string[];
+  /** The tenants allowed command targets when PUNCTUAL_COMMAND_TARGET=on, else null (off). */
+  readonly commandTenants: readonly string[] | null;
   /** The script target when enabled (PUNCTUAL_SCRIPTS), else null. */
   readonly scripts: ScriptTargetDriver | null;
   /** Starts the engine and listens. Returns the URL users reach the service at. */
@@ -146,6 +149,9 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     throw e;
   }
   if (scripts) targets.push(scripts);
+  // Commands run on this machine: only when the operator turned them on, for the tenants named.
+  const commandTenants = config.commandTarget === 'on' ? (config.commandTenants ?? []) : null;
+  if (commandTenants) targets.push(commandTarget({ tenants: commandTenants }));
   const scheduler = createScheduler({
     store,
     clock,
@@ -178,6 +184,11 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     logger.info({ tenantId: bootstrap.tenantId }, 'first start: created the default tenant and its API key');
   // From here on, time is the engine's: corrected by the offset to a shared database's clock.
   logger.info({ targets: targetKinds }, 'targets enabled');
+  if (commandTenants)
+    logger.warn(
+      { tenants: commandTenants },
+      "command target on: these tenants' schedules run programs on this machine",
+    );
   const metrics = new Metrics({
     scheduler,
     clock: scheduler.clock,
@@ -232,6 +243,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     bootstrap,
     database,
     targetKinds,
+    commandTenants,
     scripts,
     async start() {
       checkAtStart();

@@ -1,7 +1,8 @@
 // The schedule form's target fields for the kind chosen: a handler's name, a webhook's URL, method, headers
 // and timeout, a broker's connection and destination (redis stream, nats subject, amqp exchange and routing
-// key), or a script's source in a code area with its limits. Every control edits one API path, so the API's
-// errors (a script that does not compile, an unknown connection) appear right under the field they name.
+// key), a script's source in a code area with its limits, or a command's program and arguments (one per
+// line, or a command line for /bin/sh -c), working directory, environment, standard input and time limit.
+// Every control edits one API path, so the API's errors (a script that does not compile, an unknown connection) appear right under the field they name.
 import type { ChangeEvent } from 'react';
 import type { FormControls } from './FormControls.tsx';
 import type { FormField, FormState } from '../lib/form.ts';
@@ -81,6 +82,72 @@ export function TargetFields({ form, controls, set }: TargetFieldsProps) {
           )}
           {field('scriptTimeout', 'Time limit', text('scriptTimeout'), `Optional. ${DURATION_HINT}`)}
           {field('scriptMemoryMb', 'Memory limit (MB)', number('scriptMemoryMb'), 'Optional.')}
+        </>
+      );
+    case 'command':
+      return (
+        <>
+          {field(
+            'commandShell',
+            'Shell (/bin/sh -c)',
+            select('commandShell', ['false', 'true'], 'no (default)'),
+            "true: the text below is one command line. Commands run on the service's machine, and only for tenants the operator allowed.",
+          )}
+          {field(
+            'commandArgv',
+            form.commandShell === 'true' ? 'Command line' : 'Program and arguments',
+            <textarea
+              name="target.command.argv"
+              rows={4}
+              value={form.commandArgv}
+              onChange={set('commandArgv')}
+              spellCheck={false}
+              autoCapitalize="off"
+              autoCorrect="off"
+              wrap="off"
+              className="mono code"
+              placeholder={
+                form.commandShell === 'true' ? 'pg_dump app | gzip > /backups/app.gz' : '/usr/bin/env\ndate'
+              }
+            />,
+            form.commandShell === 'true'
+              ? 'Run by /bin/sh -c as written.'
+              : 'One per line: an absolute path to the program first, then each argument.',
+          )}
+          {field('commandCwd', 'Working directory', text('commandCwd', plain), 'Optional: an absolute path.')}
+          {field(
+            'commandEnv',
+            'Environment',
+            <textarea
+              name="target.command.env"
+              rows={2}
+              value={form.commandEnv}
+              onChange={set('commandEnv')}
+              spellCheck={false}
+              className="mono"
+              placeholder="REPORT=daily"
+            />,
+            'Optional: one NAME=value per line, over a minimal environment.',
+          )}
+          {field(
+            'commandStdin',
+            'Standard input',
+            <textarea
+              name="target.command.stdin"
+              rows={2}
+              value={form.commandStdin}
+              onChange={set('commandStdin')}
+              spellCheck={false}
+              className="mono"
+            />,
+            'Optional: text written to the command, then closed.',
+          )}
+          {field(
+            'commandTimeout',
+            'Time limit',
+            text('commandTimeout'),
+            `Optional (default 1m). ${DURATION_HINT}`,
+          )}
         </>
       );
     case 'webhook':

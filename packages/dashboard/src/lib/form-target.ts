@@ -4,7 +4,7 @@
 
 import { targetKind, type Target, type TargetOf } from '../api.ts';
 import type { FormField, FormState } from './form.ts';
-import { formatDurationText, headersText, parseHeaders } from './form-text.ts';
+import { envText, formatDurationText, headersText, parseEnv, parseHeaders } from './form-text.ts';
 
 const optionalText = (v: string | number | undefined): string => (v === undefined ? '' : String(v));
 
@@ -50,6 +50,19 @@ export function targetFields(t: Target): Partial<FormState> {
       scriptMemoryMb: optionalText(sc.memoryMb),
     };
   }
+  if ('command' in t) {
+    const c = t.command;
+    return {
+      targetKind: kind,
+      // With a shell the one string is the command line (it may span lines); else one argument per line.
+      commandArgv: c.shell ? (c.argv[0] ?? '') : c.argv.join('\n'),
+      commandShell: c.shell === undefined ? '' : c.shell ? 'true' : 'false',
+      commandCwd: c.cwd ?? '',
+      commandEnv: envText(c.env),
+      commandStdin: c.stdin ?? '',
+      commandTimeout: c.timeoutMs === undefined ? '' : formatDurationText(c.timeoutMs),
+    };
+  }
   return { targetKind: 'handler', handler: 'handler' in t ? t.handler : '' };
 }
 
@@ -93,6 +106,8 @@ export function buildTarget(f: FormState, { int, duration, err }: Readers): Targ
           ...opt('memoryMb', int('scriptMemoryMb')),
         },
       };
+    case 'command':
+      return { command: buildCommand(f, duration, err) };
     case 'webhook':
       break;
   }
@@ -105,4 +120,24 @@ export function buildTarget(f: FormState, { int, duration, err }: Readers): Targ
   const timeoutMs = duration('webhookTimeout');
   if (timeoutMs !== undefined) webhook.timeoutMs = timeoutMs;
   return { webhook };
+}
+
+/** A command target from the form: argv one per line (or the command line as typed, with a shell). */
+function buildCommand(
+  f: FormState,
+  duration: Readers['duration'],
+  err: Readers['err'],
+): TargetOf<'command'>['command'] {
+  const shell = f.commandShell === 'true';
+  const argv = shell ? [f.commandArgv.trim()] : f.commandArgv.split('\n').filter((a) => a.trim() !== '');
+  const command: TargetOf<'command'>['command'] = { argv };
+  if (f.commandShell !== '') command.shell = shell;
+  if (f.commandCwd.trim() !== '') command.cwd = f.commandCwd.trim();
+  const env = parseEnv(f.commandEnv);
+  if (typeof env === 'string') err('commandEnv', env);
+  else if (Object.keys(env).length > 0) command.env = env;
+  if (f.commandStdin !== '') command.stdin = f.commandStdin;
+  const timeoutMs = duration('commandTimeout');
+  if (timeoutMs !== undefined) command.timeoutMs = timeoutMs;
+  return command;
 }

@@ -73,3 +73,24 @@ export function parseHeaders(text: string): Record<string, string> | string {
   }
   return out;
 }
+
+/** A command's variables as `NAME=value` lines. */
+export function envText(env: Record<string, string> | undefined): string {
+  return env
+    ? Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')
+    : '';
+}
+
+/** `NAME=value` lines to a record (the value as typed), or a message naming the first line that is not one. */
+export function parseEnv(text: string): Record<string, string> | string {
+  const out: Record<string, string> = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) return `line ${i + 1} must read "NAME=value"`;
+    out[line.slice(0, eq).trim()] = line.slice(eq + 1);
+  }
+  return out;
+}

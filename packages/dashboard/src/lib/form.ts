@@ -34,6 +34,14 @@ export interface FormState {
   scriptSource: string;
   scriptTimeout: string;
   scriptMemoryMb: string;
+  /** One argument per line; with commandShell, the whole text is the command line. */
+  commandArgv: string;
+  commandShell: '' | 'true' | 'false';
+  commandCwd: string;
+  /** One "NAME=value" per line. */
+  commandEnv: string;
+  commandStdin: string;
+  commandTimeout: string;
   /** JSON text; empty: no payload. */
   payload: string;
   retryMaxAttempts: string;
@@ -82,6 +90,12 @@ export const FIELD_PATHS: Record<FormField, string> = {
   scriptSource: 'target.script.source',
   scriptTimeout: 'target.script.timeoutMs',
   scriptMemoryMb: 'target.script.memoryMb',
+  commandArgv: 'target.command.argv',
+  commandShell: 'target.command.shell',
+  commandCwd: 'target.command.cwd',
+  commandEnv: 'target.command.env',
+  commandStdin: 'target.command.stdin',
+  commandTimeout: 'target.command.timeoutMs',
   payload: 'payload',
   retryMaxAttempts: 'policies.retry.maxAttempts',
   retryBackoff: 'policies.retry.backoff',
@@ -150,6 +164,12 @@ export function emptyForm(tz = 'UTC'): FormState {
     scriptSource: '',
     scriptTimeout: '',
     scriptMemoryMb: '',
+    commandArgv: '',
+    commandShell: '',
+    commandCwd: '',
+    commandEnv: '',
+    commandStdin: '',
+    commandTimeout: '',
     payload: '',
     retryMaxAttempts: '',
     retryBackoff: '',

@@ -27,7 +27,7 @@ function scriptSummary(source: string): string {
 
 /**
  * The target in a few words, for every kind: "handler send-report", "webhook example.com:8443 (PUT)",
- * "redis main → stream events", "script export default … (120 B)". Never throws, even on a shape it does not
+ * "redis main → stream events", "script export default … (120 B)", "command /usr/bin/backup --all". Never throws, even on a shape it does not
  * know (a newer service), so one odd schedule cannot break a page.
  */
 export function targetText(t: Target): string {
@@ -44,6 +44,10 @@ export function targetText(t: Target): string {
       return `amqp ${t.amqp.connection} → ${ex}, key ${t.amqp.routingKey}`;
     }
     if ('script' in t) return `script ${scriptSummary(t.script.source)}`;
+    if ('command' in t) {
+      const line = t.command.argv.join(' ');
+      return `command ${line.length > 60 ? `${line.slice(0, 59)}…` : line}${t.command.shell ? ' (sh -c)' : ''}`;
+    }
     return Object.keys(t)[0] ?? 'unknown target';
   } catch {
     return (typeof t === 'object' && t !== null && Object.keys(t)[0]) || 'unknown target';

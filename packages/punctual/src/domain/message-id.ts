@@ -19,6 +19,13 @@ export const ID_TEMPLATE_PLACEHOLDERS = [
 ] as const;
 export type IdTemplatePlaceholder = (typeof ID_TEMPLATE_PLACEHOLDERS)[number];
 
+/** The JSON Schema of a target's `idTemplate` field (the placeholders are checked by parseIdTemplate). */
+export const ID_TEMPLATE_JSON_SCHEMA = {
+  type: 'string',
+  description: `the message id as a template (default: the occurrence id); placeholders: ${ID_TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`,
+  example: '{key}-{scheduledForSeconds}',
+} as const;
+
 /** At most this many characters of template. */
 export const ID_TEMPLATE_MAX = 200;
 

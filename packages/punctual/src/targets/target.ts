@@ -21,8 +21,11 @@ export interface Delivery {
 
 export interface TargetDriver {
   readonly kind: TargetKind;
-  /** Checks a target (and the payload it will receive) when a schedule is saved. Throws PunctualError. */
-  validate?(target: Target, payload: Json | null): void;
+  /**
+   * Checks a target (and the payload it will receive) when a schedule of `tenantId` is saved. Throws
+   * PunctualError.
+   */
+  validate?(target: Target, payload: Json | null, tenantId?: string): void;
   deliver(delivery: Delivery): Promise<Outcome>;
   /**
    * Optional back-pressure: true while the driver cannot take `run` soon (e.g. every sandbox thread busy and

@@ -1,5 +1,6 @@
 // What the API shows of a run's or an attempt's error: `{ code?, message, details? }`, where `details` holds
-// what the library kept beside the message (a script's `logs`, its `stack`, a target's own fields), cut to
+// what the library kept beside the message (a script's `logs`, its `stack`, a command's `stdout` and
+// `stderr`, a target's own fields), cut to
 // the documented caps so one noisy run cannot make a page of runs huge. It must never show a stack that is
 // not the tenant's own code: only a script's failure (a `SCRIPT_*` code) carries its stack out; every other
 // stack (the service's, a target driver's) stays in the service's log.
@@ -10,12 +11,16 @@ import type { RunError } from 'punctual';
 export const ERROR_LOGS_MAX_CHARS = 16_384;
 /** The most of a script's stack shown (characters). */
 export const ERROR_STACK_MAX_CHARS = 4_096;
+/** The most of a command's stdout, and of its stderr, shown (characters: the end of it, where errors are). */
+export const ERROR_OUTPUT_MAX_CHARS = 16_384;
 /** The most JSON text of the other details shown; larger ones are replaced by `{ "omitted": <chars> }`. */
 export const ERROR_OTHER_DETAILS_MAX_CHARS = 4_096;
 
 export interface ErrorDetailsView {
   logs?: string[];
   stack?: string;
+  stdout?: string;
+  stderr?: string;
   [other: string]: unknown;
 }
 
@@ -27,6 +32,13 @@ export interface ErrorView {
 
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+/** The end of a command's output: its last `max` characters, after a note counting the ones before. */
+function tail(text: string, max: number): string {
+  return text.length <= max
+    ? text
+    : `[${text.length - max} earlier characters not shown] …${text.slice(text.length - max)}`;
 }
 
 /** Log lines in order until ERROR_LOGS_MAX_CHARS, then one line counting the ones left out. */
@@ -55,8 +67,10 @@ export function errorView(e: RunError | null): ErrorView | null {
   const details: ErrorDetailsView = {};
   const kept = (e as RunError & { details?: unknown }).details;
   if (typeof kept === 'object' && kept !== null && !Array.isArray(kept)) {
-    const { logs, ...other } = kept as Record<string, unknown>;
+    const { logs, stdout, stderr, ...other } = kept as Record<string, unknown>;
     if (Array.isArray(logs) && logs.length > 0) details.logs = cappedLogs(logs);
+    if (typeof stdout === 'string') details.stdout = tail(stdout, ERROR_OUTPUT_MAX_CHARS);
+    if (typeof stderr === 'string') details.stderr = tail(stderr, ERROR_OUTPUT_MAX_CHARS);
     if (Object.keys(other).length > 0) {
       const text = JSON.stringify(other);
       Object.assign(details, text.length <= ERROR_OTHER_DETAILS_MAX_CHARS ? other : { omitted: text.length });

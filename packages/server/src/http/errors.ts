@@ -47,6 +47,8 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   BROKER_DESTINATION_INVALID: 400,
   // The target kind cannot be served by this process: like a kind that is not enabled, the schedule is refused.
   BROKER_CLIENT_MISSING: 400,
+  // The operator has not turned the kind on (for this tenant): refused like a kind that is not enabled.
+  TARGET_DISABLED: 400,
   ID_TEMPLATE_INVALID: 400,
   SCRIPT_SYNTAX_ERROR: 400,
   SCRIPT_TOO_LARGE: 400,
@@ -93,6 +95,7 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   WEBHOOK_SECRET_UNAVAILABLE: 500,
   BROKER_UNAVAILABLE: 500,
   BROKER_PUBLISH_FAILED: 500,
+  COMMAND_FAILED: 500,
   SCRIPT_TIMEOUT: 500,
   SCRIPT_OUT_OF_MEMORY: 500,
   SCRIPT_RESULT_TOO_LARGE: 500,

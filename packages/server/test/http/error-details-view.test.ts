@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ERROR_LOGS_MAX_CHARS,
   ERROR_OTHER_DETAILS_MAX_CHARS,
+  ERROR_OUTPUT_MAX_CHARS,
   ERROR_STACK_MAX_CHARS,
   errorView,
 } from '../../src/http/error-details-view.js';
@@ -30,6 +31,22 @@ describe('errorView', () => {
       message: 'Error: boom',
       details: { logs: ['a', 'b'], status: 502, stack: e.stack },
     });
+  });
+
+  it("shows the end of a command's stdout and stderr, each cut to its cap with a count of the rest", () => {
+    const long = `${'x'.repeat(50_000)}the error at the end`;
+    const view = errorView({
+      code: 'COMMAND_FAILED',
+      message: '/bin/backup exited with code 2',
+      details: { exitCode: 2, signal: null, stdout: long, stderr: 'disk full\n' },
+    } as never);
+    const shown = view!.details!.stdout as string;
+    expect(shown.endsWith('the error at the end')).toBe(true);
+    expect(shown).toMatch(
+      new RegExp(`^\\[${long.length - ERROR_OUTPUT_MAX_CHARS} earlier characters not shown\\]`),
+    );
+    expect(shown.length).toBeLessThan(ERROR_OUTPUT_MAX_CHARS + 60);
+    expect(view!.details).toMatchObject({ exitCode: 2, signal: null, stderr: 'disk full\n' });
   });
 
   it("never shows a stack that is not a script's", () => {

@@ -2,6 +2,7 @@
 // the router itself, so a new route cannot be left out), documents bearer auth, the error shape and the
 // request bodies generated from the same zod schemas that validate them.
 
+import { TARGET_KINDS, TARGET_SHAPES } from 'punctual';
 import { afterEach, expect, it } from 'vitest';
 import { json, testApp, type TestApp } from '../support/app.js';
 
@@ -225,4 +226,23 @@ it('publishes If-Match as the version pattern the handler accepts', async () => 
   }
   // A version that is not current is a conflict, not a bad header.
   expect((await put('"7"')).statusCode).toBe(409);
+});
+
+it("builds the target union from the library's registry of target kinds, in TARGET_KINDS order", async () => {
+  t = await testApp();
+  const doc = json<Doc>(await t.request({ method: 'GET', url: '/openapi.json' }));
+  type Obj = { properties: Record<string, Obj>; required?: string[]; additionalProperties?: unknown };
+  const union = (doc.components.schemas.Target as { anyOf: Obj[] }).anyOf;
+  expect(union.map((o) => Object.keys(o.properties))).toEqual(TARGET_KINDS.map((k) => [k]));
+  for (const [i, kind] of TARGET_KINDS.entries()) {
+    const option = union[i]!;
+    expect(option.required).toEqual([kind]);
+    expect(option.additionalProperties).toBe(false);
+    // The value's schema is the shape's own: the same type, fields and required fields.
+    const published = option.properties[kind] as unknown as Obj & { type: string };
+    const own = TARGET_SHAPES[kind].jsonSchema as unknown as Obj & { type: string };
+    expect(published.type, kind).toBe(own.type);
+    expect(Object.keys(published.properties ?? {}), kind).toEqual(Object.keys(own.properties ?? {}));
+    expect(published.required, kind).toEqual(own.required);
+  }
 });
