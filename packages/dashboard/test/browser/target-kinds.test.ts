@@ -238,7 +238,7 @@ if (!existsSync(CHROMIUM)) {
       // The service runs no handlers: a new schedule is never offered one.
       await visit('/new', 'New schedule');
       const kinds = await page.getByLabel('Kind').locator('option').allTextContents();
-      expect(kinds).toEqual(['webhook', 'redis', 'nats', 'amqp', 'script']);
+      expect(kinds).toEqual(['webhook', 'redis', 'nats', 'amqp', 'script', 'command']);
       expect(await page.getByText('PUT /v1/schedules/%7Bkey%7D').count()).toBe(0);
       await page.getByLabel('Kind').selectOption('script');
       await page.getByLabel('Key', { exact: true }).fill('scripts.new');
