@@ -4,9 +4,12 @@
 // expose internal ids or secrets other than the tenant's own webhook secret.
 
 import {
+  DST_GAP_CHOICES,
+  DST_REPEAT_CHOICES,
   ID_TEMPLATE_PLACEHOLDERS,
   LABEL_VALUE_MAX,
   LABELS_MAX,
+  PREVIEW_DROP_REASONS,
   RERUNNABLE_STATES,
   SUMMARY_MAX,
   TARGET_KINDS,
@@ -205,6 +208,20 @@ export const policies = z
 
 export const scheduleParams = z.object({ key: scheduleKey }).strict();
 
+const DST_DOC =
+  'what a fixed local time does at a DST change (cron and RRULE only): gap shift (run right after the gap) or skip; repeat first (first pass) or both; see docs/time.md';
+
+/** A DST choice as given: missing parts take the spec kind's default. */
+export const dstChoiceInput = z
+  .object({ gap: z.enum(DST_GAP_CHOICES).optional(), repeat: z.enum(DST_REPEAT_CHOICES).optional() })
+  .strict()
+  .meta({ description: DST_DOC, example: { gap: 'skip', repeat: 'first' } });
+
+/** The DST choice in force. */
+export const dstChoice = z
+  .object({ gap: z.enum(DST_GAP_CHOICES), repeat: z.enum(DST_REPEAT_CHOICES) })
+  .meta({ id: 'DstChoice', description: DST_DOC });
+
 export const putScheduleBody = z
   .object({
     spec: z.string().min(1).max(4096).meta({ example: '0 9 * * 1-5' }),
@@ -233,6 +250,12 @@ export const putScheduleBody = z
       .meta({
         description: `key/value strings to find schedules by (at most ${LABELS_MAX}; keys 1-63 letters, digits and . _ / -; values at most ${LABEL_VALUE_MAX} characters)`,
         example: { jobType: 'email' },
+      }),
+    dst: dstChoiceInput
+      .nullable()
+      .optional()
+      .meta({
+        description: `${DST_DOC}. Default (omitted or null): cron shift/first, RRULE skip/first; refused (DST_INVALID) for @every and @at`,
       }),
     state: z
       .enum(['active', 'paused'])
@@ -268,6 +291,7 @@ export const schedule = z
     description: z.string().meta({ description: 'generated from the spec, in English' }),
     summary: z.string().nullable().meta({ description: "the user's own free text" }),
     labels: z.record(z.string(), z.string()),
+    dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
     target,
     payload: z.unknown(),
     policies,
@@ -428,11 +452,68 @@ export const previewBody = z
         'as if saved at this instant (default now): occurrences at or after it; an @every without startAt is anchored here, so it starts at from + interval',
     }),
     count: z.number().int().min(1).max(1000).optional().meta({ description: 'default 5' }),
+    startAt: instantInput.nullable().optional(),
+    endAt: instantInput.nullable().optional(),
+    dst: dstChoiceInput.nullable().optional(),
+    explain: z
+      .boolean()
+      .optional()
+      .meta({ description: 'also list the candidates that were dropped, and why (`dropped`)' }),
   })
   .strict();
 
+/** A local wall-clock time in the spec's zone, without offset. */
+const wallTime = z.string().meta({ description: 'local wall-clock time', example: '2026-03-29T02:30:00' });
+
+/** One note on a previewed occurrence: why it is where it is. */
+export const previewNote = z
+  .discriminatedUnion('kind', [
+    z
+      .object({ kind: z.literal('dstShifted'), asked: wallTime, used: wallTime })
+      .meta({ description: 'the local time asked for fell in a DST gap; it runs at `used`' }),
+    z
+      .object({ kind: z.literal('dstRepeat'), pass: z.union([z.literal(1), z.literal(2)]) })
+      .meta({ description: 'the local time occurs twice (fall back); this is pass 1 or 2' }),
+    z
+      .object({
+        kind: z.literal('rolled'),
+        rule: z.enum(['next', 'previous']),
+        calendar: z.string(),
+        from: instant,
+      })
+      .meta({ description: 'a business-day rule moved it off a non-working day' }),
+    z
+      .object({ kind: z.literal('moved'), from: instant })
+      .meta({ description: 'a per-occurrence override moved it' }),
+    z
+      .object({ kind: z.literal('payloadOverridden') })
+      .meta({ description: 'a per-occurrence override gives it another payload' }),
+  ])
+  .meta({ id: 'PreviewNote' });
+
+export const previewOccurrence = z
+  .object({ at: instant, notes: z.array(previewNote) })
+  .meta({ id: 'PreviewOccurrence' });
+
+export const previewDropped = z
+  .object({
+    at: instant,
+    reason: z.enum(PREVIEW_DROP_REASONS),
+    calendar: z.string().optional().meta({ description: 'for calendar and notWorkingDay' }),
+  })
+  .meta({ id: 'PreviewDropped' });
+
 export const previewResult = z
-  .object({ description: z.string(), next: z.array(instant) })
+  .object({
+    description: z.string(),
+    next: z.array(instant).meta({ description: 'the instants of `occurrences`, kept for older clients' }),
+    occurrences: z.array(previewOccurrence),
+    dropped: z
+      .array(previewDropped)
+      .optional()
+      .meta({ description: 'with explain: the candidates dropped up to the last occurrence, in order' }),
+    dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
+  })
   .meta({ id: 'Preview' });
 
 export const tenant = z
