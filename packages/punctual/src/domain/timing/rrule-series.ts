@@ -1,9 +1,10 @@
 // The occurrences of one validated RRULE, in local wall-clock time of DTSTART's zone (RFC 5545 3.3.10):
 // every frequency, HOURLY with an INTERVAL, MINUTELY and SECONDLY included, steps through local date-times;
-// each local time is then mapped to an instant. A local time in a DST gap does not exist and is skipped
-// without using up COUNT; a repeated local time takes its first pass. The rule library computes the local
-// grid with DTSTART read as UTC (where no DST can bend it); COUNT, a UTC UNTIL and EXDATE are applied here,
-// on instants. Every search is bounded. Pure: no I/O, no clock reads, no timers.
+// each local time is then mapped to instants by the schedule's DST choice (by default, RFC 5545: a local
+// time in a gap does not exist and is skipped without using up COUNT; a repeated one takes its first pass).
+// The rule library computes the local grid with DTSTART read as UTC (where no DST can bend it); COUNT, a
+// UTC UNTIL, EXDATE and RDATE are applied here. Each instance carries its notes, and each candidate dropped
+// on the way is told, from this one search. Every search is bounded. Pure: no I/O, no clock reads, no timers.
 
 import { RRuleTemporal } from 'rrule-temporal';
 import { wallAsUtc, type WallTime } from './at-spec.js';
