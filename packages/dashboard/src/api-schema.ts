@@ -559,6 +559,13 @@ export interface components {
       labels?: {
         [key: string]: string;
       } | null;
+      /** @description what a fixed local time does at a DST change (cron and RRULE only): gap shift (run right after the gap) or skip; repeat first (first pass) or both; see docs/time.md. Default (omitted or null): cron shift/first, RRULE skip/first; refused (DST_INVALID) for @every and @at */
+      dst?: {
+        /** @enum {string} */
+        gap?: 'shift' | 'skip';
+        /** @enum {string} */
+        repeat?: 'first' | 'both';
+      } | null;
       /**
        * @description on create only: `paused` creates it paused; an update keeps the stored state
        * @enum {string}
@@ -713,6 +720,13 @@ export interface components {
       maxChecks: number;
       checkHorizonMs: number;
     };
+    /** @description what a fixed local time does at a DST change (cron and RRULE only): gap shift (run right after the gap) or skip; repeat first (first pass) or both; see docs/time.md */
+    DstChoice: {
+      /** @enum {string} */
+      gap: 'shift' | 'skip';
+      /** @enum {string} */
+      repeat: 'first' | 'both';
+    };
     Schedule: {
       key: string;
       spec: string;
@@ -724,6 +738,8 @@ export interface components {
       labels: {
         [key: string]: string;
       };
+      /** @description the DST choice in force; null for @every and @at */
+      dst: components['schemas']['DstChoice'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -877,9 +893,87 @@ export interface components {
         message: string;
       }[];
     };
+    PreviewNote:
+      | {
+          /** @constant */
+          kind: 'dstShifted';
+          /**
+           * @description local wall-clock time
+           * @example 2026-03-29T02:30:00
+           */
+          asked: string;
+          /**
+           * @description local wall-clock time
+           * @example 2026-03-29T02:30:00
+           */
+          used: string;
+        }
+      | {
+          /** @constant */
+          kind: 'dstRepeat';
+          pass: 1 | 2;
+        }
+      | {
+          /** @constant */
+          kind: 'rolled';
+          /** @enum {string} */
+          rule: 'next' | 'previous';
+          calendar: string;
+          /**
+           * Format: date-time
+           * @example 2026-01-05T09:00:00.000Z
+           */
+          from: string;
+        }
+      | {
+          /** @constant */
+          kind: 'moved';
+          /**
+           * Format: date-time
+           * @example 2026-01-05T09:00:00.000Z
+           */
+          from: string;
+        }
+      | {
+          /** @constant */
+          kind: 'payloadOverridden';
+        };
+    PreviewOccurrence: {
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      notes: components['schemas']['PreviewNote'][];
+    };
+    PreviewDropped: {
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      /** @enum {string} */
+      reason:
+        | 'dstGap'
+        | 'dstRepeat'
+        | 'exdate'
+        | 'calendar'
+        | 'notWorkingDay'
+        | 'override'
+        | 'beforeStart'
+        | 'afterEnd';
+      /** @description for calendar and notWorkingDay */
+      calendar?: string;
+    };
     Preview: {
       description: string;
+      /** @description the instants of `occurrences`, kept for older clients */
       next: string[];
+      occurrences: components['schemas']['PreviewOccurrence'][];
+      /** @description with explain: the candidates dropped up to the last occurrence, in order */
+      dropped?: components['schemas']['PreviewDropped'][];
+      /** @description the DST choice in force; null for @every and @at */
+      dst: components['schemas']['DstChoice'] | null;
     };
     Tenant: {
       name: string;
@@ -2538,6 +2632,16 @@ export interface operations {
           from?: string;
           /** @description default 5 */
           count?: number;
+          startAt?: string | null;
+          endAt?: string | null;
+          dst?: {
+            /** @enum {string} */
+            gap?: 'shift' | 'skip';
+            /** @enum {string} */
+            repeat?: 'first' | 'both';
+          } | null;
+          /** @description also list the candidates that were dropped, and why (`dropped`) */
+          explain?: boolean;
         };
       };
     };
@@ -3225,6 +3329,22 @@ export const pathsV1SchedulesKeyRunsGetParametersQueryStateValues: ReadonlyArray
 export const pathsV1RunsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/runs']['get']['parameters']['query']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const pathsV1PreviewPostRequestBodyContentApplicationJsonDstAnyOf0GapValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<paths>['/v1/preview']['post']['requestBody']['content']['application/json']['dst'],
+    {
+      gap: unknown;
+    }
+  >['gap']
+> = ['shift', 'skip'];
+export const pathsV1PreviewPostRequestBodyContentApplicationJsonDstAnyOf0RepeatValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<paths>['/v1/preview']['post']['requestBody']['content']['application/json']['dst'],
+    {
+      repeat: unknown;
+    }
+  >['repeat']
+> = ['first', 'both'];
 export const targetInputAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<
@@ -3247,6 +3367,22 @@ export const putScheduleInputPoliciesOverlapValues: ReadonlyArray<
 export const putScheduleInputPoliciesMisfireValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['misfire']
 > = ['skip', 'runOnce', 'runAll'];
+export const putScheduleInputDstAnyOf0GapValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['dst'],
+    {
+      gap: unknown;
+    }
+  >['gap']
+> = ['shift', 'skip'];
+export const putScheduleInputDstAnyOf0RepeatValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['dst'],
+    {
+      repeat: unknown;
+    }
+  >['repeat']
+> = ['first', 'both'];
 export const putScheduleInputStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['state']
 > = ['active', 'paused'];
@@ -3275,6 +3411,12 @@ export const policiesOverlapValues: ReadonlyArray<
 export const policiesMisfireValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Policies']['misfire']
 > = ['skip', 'runOnce', 'runAll'];
+export const dstChoiceGapValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DstChoice']['gap']
+> = ['shift', 'skip'];
+export const dstChoiceRepeatValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DstChoice']['repeat']
+> = ['first', 'both'];
 export const scheduleStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Schedule']['state']
 > = ['active', 'paused', 'completed'];
@@ -3298,6 +3440,17 @@ export const runDetailKindValues: ReadonlyArray<
 export const runDetailStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['RunDetail']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const previewNoteOneOf2RuleValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['PreviewNote'],
+    {
+      rule: unknown;
+    }
+  >['rule']
+> = ['next', 'previous'];
+export const previewDroppedReasonValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PreviewDropped']['reason']
+> = ['dstGap', 'dstRepeat', 'exdate', 'calendar', 'notWorkingDay', 'override', 'beforeStart', 'afterEnd'];
 export const tenantStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Tenant']['state']
 > = ['active', 'disabled'];

@@ -26,6 +26,8 @@ export type Attempt = Schemas['Attempt'];
 export type RunDetail = Schemas['RunDetail'];
 export type Tenant = Schemas['Tenant'];
 export type Preview = Schemas['Preview'];
+export type PreviewNote = Schemas['PreviewNote'];
+export type DstChoice = Schemas['DstChoice'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 
 /** Every target kind the service accepts, from its OpenAPI document. */

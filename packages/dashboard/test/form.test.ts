@@ -22,6 +22,7 @@ const schedule: Schedule = {
   description: 'At 09:00, on day 1 of the month, Europe/Paris',
   summary: null,
   labels: {},
+  dst: { gap: 'shift', repeat: 'first' },
   target: {
     webhook: {
       url: 'https://example.com/hook',
@@ -196,7 +197,15 @@ describe('formFromSchedule', () => {
       startAt: schedule.startAt,
       maxRuns: 12,
       jitter: '30s',
+      dst: { gap: 'shift', repeat: 'first' },
     });
+  });
+
+  it('shows the DST choice in force, and none for a spec without one', () => {
+    expect(formFromSchedule(schedule)).toMatchObject({ dstGap: 'shift', dstRepeat: 'first' });
+    const every = formFromSchedule({ ...schedule, spec: '@every 1h', dst: null });
+    expect(every).toMatchObject({ dstGap: '', dstRepeat: '' });
+    expect(buildBody(every).body.dst).toBeUndefined();
   });
 });
 

@@ -35,6 +35,14 @@ function fakeApi(
       return {
         description: `fires on ${spec} in ${tz ?? 'UTC'}`,
         next: ['2026-01-05T08:00:00.000Z', '2026-01-06T08:00:00.000Z'],
+        occurrences: [
+          { at: '2026-01-05T08:00:00.000Z', notes: [] },
+          {
+            at: '2026-01-06T08:00:00.000Z',
+            notes: [{ kind: 'dstShifted', asked: '2026-01-06T02:30:00', used: '2026-01-06T03:00:00' }],
+          },
+        ],
+        dst: null,
       };
     }),
     putSchedule: vi.fn(async (key: string, body: ScheduleInput, version?: number) => {
@@ -121,6 +129,8 @@ describe('ScheduleForm', () => {
     const items = screen.getByTestId('preview-next').querySelectorAll('li');
     expect(items).toHaveLength(2);
     expect(items[0]?.textContent).toContain('Mon 2026-01-05 09:00:00 +01:00 Europe/Paris');
+    expect(items[0]?.textContent).not.toContain('DST');
+    expect(items[1]?.textContent).toContain('DST: 02:30 does not exist that day, runs at 03:00');
 
     type('Spec', '30 7 * * *');
     await waitFor(() =>
@@ -128,6 +138,22 @@ describe('ScheduleForm', () => {
         'fires on 30 7 * * * in Europe/Paris',
       ),
     );
+  });
+
+  it('sends the DST choice of the two selects with the preview and in the body', async () => {
+    const api = fakeApi();
+    renderForm(api);
+    type('Spec', '30 2 * * *');
+    fireEvent.change(screen.getByLabelText('A fixed time in a DST gap'), { target: { value: 'skip' } });
+    fireEvent.change(screen.getByLabelText('A fixed time that occurs twice'), { target: { value: 'both' } });
+    await waitFor(() =>
+      expect(api.preview).toHaveBeenLastCalledWith(
+        expect.objectContaining({ spec: '30 2 * * *', dst: { gap: 'skip', repeat: 'both' } }),
+        expect.anything(),
+      ),
+    );
+    const raw = screen.getByLabelText('Request body as JSON').textContent ?? '';
+    expect(JSON.parse(raw).dst).toEqual({ gap: 'skip', repeat: 'both' });
   });
 
   it('shows the request Save will send, as it is typed', () => {

@@ -30,6 +30,7 @@ function schedule(i: number, overrides: Partial<Schedule> = {}): Schedule {
     description: 'At 06:00, on January 1, UTC',
     summary: null,
     labels: {},
+    dst: { gap: 'shift', repeat: 'first' },
     target: TARGETS[i % TARGETS.length] as Target,
     payload: null,
     policies: {} as Schedule['policies'],

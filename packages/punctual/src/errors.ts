@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   TIME_ZONE_UNKNOWN:
     'the time zone is not an accepted IANA name (Area/Location, UTC or GMT): an unknown name, an abbreviation or a fixed offset',
   BOUNDS_INVALID: 'endAt is not after startAt',
+  DST_INVALID:
+    'the dst choice is malformed (gap: shift | skip, repeat: first | both) or given for an @every / @at spec, which has no local times',
   SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
   HANDLER_UNKNOWN: 'the handler target names no registered handler',
   PAYLOAD_INVALID: "the payload does not satisfy the handler's payload schema",

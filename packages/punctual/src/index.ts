@@ -65,7 +65,25 @@ export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/timing/compile-spec.js';
 export { CRON_NICKNAMES } from './domain/timing/cron-spec.js';
 export { parseDuration } from './domain/timing/duration.js';
-export type { CompiledSpec, SpecKind } from './domain/timing/compiled-spec.js';
+export type { CompiledSpec, OnDropped, SpecKind } from './domain/timing/compiled-spec.js';
+export {
+  DST_DEFAULTS,
+  DST_GAP_CHOICES,
+  DST_REPEAT_CHOICES,
+  resolveDstChoice,
+  type DstChoice,
+  type DstGapChoice,
+  type DstRepeatChoice,
+} from './domain/timing/dst-choice.js';
+export {
+  PREVIEW_DROP_REASONS,
+  PREVIEW_NOTE_KINDS,
+  type PreviewDropReason,
+  type PreviewDropped,
+  type PreviewNote,
+  type PreviewNoteKind,
+  type PreviewOccurrence,
+} from './domain/timing/preview-note.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
 export { SQLITE_DRIVERS, DEFAULT_SQLITE_DRIVER, type SqliteDriver } from './store/sqlite/sqlite-driver.js';

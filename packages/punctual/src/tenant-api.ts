@@ -144,6 +144,7 @@ export class TenantApi {
       anchor: draft.startAt ?? createdAt,
       startAt: draft.startAt,
       endAt: draft.endAt,
+      dst: draft.dst,
     });
     // `state` applies when the schedule is created only; an update keeps the stored state (pause / resume).
     const initialState = existing === undefined ? input.state : undefined;

@@ -153,6 +153,18 @@ describe('schedules', () => {
     expect(bad.out + bad.err).toContain('--label must be key=value');
   });
 
+  it('puts --dst-gap / --dst-repeat; get shows the DST choice; DST_INVALID for @every', async () => {
+    const put = (key: string, extra: Record<string, unknown>) =>
+      run(schedulesPut, { env, key, webhook: hook, json: true, ...extra });
+    const created = parse((await put('dst.cron', { spec: '30 2 * * *', dstGap: 'skip' })).out);
+    expect(created.dst).toEqual({ gap: 'skip', repeat: 'first' });
+    const got = await run(schedulesGet, { env, key: 'dst.cron' });
+    expect(got.out).toContain('dst         gap skip, repeat first');
+    const refused = await put('dst.every', { spec: '@every 1h', dstRepeat: 'both' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out + refused.err).toContain('DST_INVALID');
+  });
+
   it('puts --id-template on the webhook target; refuses it for a script and an unknown placeholder', async () => {
     const put = (extra: Record<string, unknown>) =>
       run(schedulesPut, { env, key: 'ids.webhook', spec: '0 9 * * *', json: true, ...extra });

@@ -34,7 +34,7 @@ const NEW_YORK_0230 = [
 ];
 
 suite('punctual preview', () => {
-  it('prints exactly {"description", "next"} with --json, UTC ISO with milliseconds', async () => {
+  it('prints exactly {"description", "next", "occurrences", "dst"} with --json, UTC ISO with milliseconds', async () => {
     const { io, out, err } = fakeIo();
     const code = await preview(
       { spec: '30 2 * * *', tz: 'America/New_York', from: '2026-03-07T12:00:00Z', json: true },
@@ -43,7 +43,7 @@ suite('punctual preview', () => {
     expect(code).toBe(0);
     expect(err()).toBe('');
     const printed = JSON.parse(out()) as Record<string, unknown>;
-    expect(Object.keys(printed)).toEqual(['description', 'next']);
+    expect(Object.keys(printed)).toEqual(['description', 'next', 'occurrences', 'dst']);
     expect(typeof printed.description).toBe('string');
     expect(printed.description).not.toBe('');
     expect(printed.next).toEqual(NEW_YORK_0230);
@@ -74,10 +74,73 @@ suite('punctual preview', () => {
     expect(await preview({ spec: '30 2 * * *', tz: 'America/New_York', count: 2 }, io)).toBe(0);
     expect(out().split('\n')).toEqual([
       description,
-      '2026-03-08T07:00:00.000Z  Sun 2026-03-08 03:00:00 -04:00 America/New_York',
+      '2026-03-08T07:00:00.000Z  Sun 2026-03-08 03:00:00 -04:00 America/New_York  (DST: 2026-03-08T02:30:00 does not exist, runs at 2026-03-08T03:00:00)',
       '2026-03-09T06:30:00.000Z  Mon 2026-03-09 02:30:00 -04:00 America/New_York',
       '',
     ]);
+  });
+
+  it('--json annotates each instant; --explain lists the dropped candidates', async () => {
+    const { io, out } = fakeIo();
+    const args = {
+      spec: '0 9 * * *',
+      tz: 'Europe/Berlin',
+      from: '2026-12-20T00:00:00Z',
+      count: 10,
+      json: true,
+    };
+    expect(await preview(args, io)).toBe(0);
+    const plain = JSON.parse(out()) as Record<string, unknown>;
+    expect(plain.dropped).toBeUndefined();
+    expect(plain.dst).toEqual({ gap: 'shift', repeat: 'first' });
+    expect((plain.occurrences as unknown[])[0]).toEqual({ at: '2026-12-20T08:00:00.000Z', notes: [] });
+    expect(plain.occurrences).toHaveLength(10);
+
+    const gap = fakeIo();
+    await preview(
+      {
+        spec: '30 2 * * *',
+        tz: 'Europe/Berlin',
+        from: '2026-03-28T12:00:00Z',
+        count: 2,
+        json: true,
+        explain: true,
+        dstGap: 'skip',
+      },
+      gap.io,
+    );
+    expect(JSON.parse(gap.out())).toMatchObject({
+      next: ['2026-03-30T00:30:00.000Z', '2026-03-31T00:30:00.000Z'],
+      dropped: [{ at: '2026-03-29T01:00:00.000Z', reason: 'dstGap' }],
+      dst: { gap: 'skip', repeat: 'first' },
+    });
+
+    const both = fakeIo();
+    await preview(
+      {
+        spec: '30 2 * * *',
+        tz: 'Europe/Berlin',
+        from: '2026-10-24T12:00:00Z',
+        count: 3,
+        dstRepeat: 'both',
+        explain: true,
+      },
+      both.io,
+    );
+    expect(both.out().split('\n').slice(1)).toEqual([
+      '2026-10-25T00:30:00.000Z  Sun 2026-10-25 02:30:00 +02:00 Europe/Berlin  (DST: repeated time, pass 1)',
+      '2026-10-25T01:30:00.000Z  Sun 2026-10-25 02:30:00 +01:00 Europe/Berlin  (DST: repeated time, pass 2)',
+      '2026-10-26T01:30:00.000Z  Mon 2026-10-26 02:30:00 +01:00 Europe/Berlin',
+      '(nothing dropped)',
+      '',
+    ]);
+  });
+
+  it('refuses a DST choice it does not know, with DST_INVALID', async () => {
+    const { io, out } = fakeIo();
+    const code = await preview({ spec: '@every 1h', dstGap: 'skip', json: true }, io);
+    expect(code).not.toBe(0);
+    expect(JSON.parse(out())).toMatchObject({ error: { code: 'DST_INVALID' } });
   });
 
   it('says so when a spec has fewer instants left than asked', async () => {

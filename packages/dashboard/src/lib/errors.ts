@@ -17,6 +17,7 @@ const CODE_FIELDS: Record<string, string> = {
   SPEC_NEVER_FIRES: 'spec',
   TIME_ZONE_UNKNOWN: 'tz',
   BOUNDS_INVALID: 'endAt',
+  DST_INVALID: 'dst',
   HANDLER_UNKNOWN: 'target.handler',
   PAYLOAD_INVALID: 'payload',
   TARGET_ADDRESS_REFUSED: 'target.webhook.url',

@@ -3,7 +3,7 @@
 // does not parse, a duration or number that is not one). Range checks are left to the API, whose errors are
 // shown next to the field they name; every field's id is the API path of the value it edits.
 
-import type { Schedule, ScheduleInput, TargetKind } from '../api.ts';
+import type { DstChoice, Schedule, ScheduleInput, TargetKind } from '../api.ts';
 import { buildTarget, targetFields } from './form-target.ts';
 import { formatDurationText, parseDurationText } from './form-text.ts';
 
@@ -64,6 +64,9 @@ export interface FormState {
   maxRuns: string;
   /** Milliseconds or a duration such as "30s". */
   jitter: string;
+  /** DST choice (cron and RRULE); empty: the spec kind's default. */
+  dstGap: '' | DstChoice['gap'];
+  dstRepeat: '' | DstChoice['repeat'];
 }
 
 export type FormField = keyof FormState;
@@ -115,6 +118,8 @@ export const FIELD_PATHS: Record<FormField, string> = {
   endAt: 'endAt',
   maxRuns: 'maxRuns',
   jitter: 'jitter',
+  dstGap: 'dst.gap',
+  dstRepeat: 'dst.repeat',
 };
 
 export const KNOWN_PATHS: readonly string[] = Object.values(FIELD_PATHS);
@@ -189,6 +194,8 @@ export function emptyForm(tz = 'UTC'): FormState {
     endAt: '',
     maxRuns: '',
     jitter: '',
+    dstGap: '',
+    dstRepeat: '',
   };
 }
 
@@ -220,6 +227,8 @@ export function formFromSchedule(s: Schedule): FormState {
     endAt: s.endAt ? instantToWallTime(Date.parse(s.endAt), s.tz) : '',
     maxRuns: s.maxRuns === null ? '' : String(s.maxRuns),
     jitter: s.jitterMs > 0 ? formatDurationText(s.jitterMs) : '',
+    dstGap: s.dst?.gap ?? '',
+    dstRepeat: s.dst?.repeat ?? '',
   };
 }
 
@@ -340,6 +349,10 @@ export function buildBody(f: FormState): BuiltBody {
 
   const jitter = f.jitter.trim();
   if (jitter !== '') body.jitter = /^\d+$/.test(jitter) ? Number(jitter) : jitter;
+
+  const gap = choice(f.dstGap);
+  const repeat = choice(f.dstRepeat);
+  if (gap || repeat) body.dst = { ...(gap ? { gap } : {}), ...(repeat ? { repeat } : {}) };
 
   return { body, errors };
 }

@@ -3,7 +3,7 @@
 // form state and never writes anything: the preview endpoint saves nothing.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Api, Preview } from '../api.ts';
+import type { Api, DstChoice, Preview } from '../api.ts';
 import { useDebounced } from './hooks.ts';
 import { isoOf, wallTimeToInstant } from './time.ts';
 
@@ -14,10 +14,19 @@ export interface SpecPreview {
   loading: boolean;
 }
 
+/** The DST choice the form's two selects stand for; undefined when both are left to the default. */
+function dstOf(gap: string, repeat: string): Partial<DstChoice> | undefined {
+  if (gap === '' && repeat === '') return undefined;
+  return {
+    ...(gap === '' ? {} : { gap: gap as DstChoice['gap'] }),
+    ...(repeat === '' ? {} : { repeat: repeat as DstChoice['repeat'] }),
+  };
+}
+
 /** The preview of `spec` in `tz` from `startAt` (a wall time in `tz`) when that is in the future. */
 export function useSpecPreview(
   api: Api,
-  input: { spec: string; tz: string; startAt: string },
+  input: { spec: string; tz: string; startAt: string; dstGap?: string; dstRepeat?: string },
   opts: { editing: boolean; delayMs: number },
 ): SpecPreview {
   const typed = useMemo(() => {
@@ -26,8 +35,9 @@ export function useSpecPreview(
       spec: input.spec.trim(),
       tz: input.tz.trim(),
       from: startMs !== null && startMs > Date.now() ? isoOf(startMs) : undefined,
+      dst: dstOf(input.dstGap ?? '', input.dstRepeat ?? ''),
     };
-  }, [input.spec, input.tz, input.startAt]);
+  }, [input.spec, input.tz, input.startAt, input.dstGap, input.dstRepeat]);
   // A schedule just loaded for editing is previewed at once; typing is debounced.
   const loadedSpec = useRef(false);
   const asked = useDebounced(typed, opts.editing && !loadedSpec.current ? 0 : opts.delayMs);
@@ -47,6 +57,7 @@ export function useSpecPreview(
           count: 10,
           ...(asked.tz ? { tz: asked.tz } : {}),
           ...(asked.from ? { from: asked.from } : {}),
+          ...(asked.dst ? { dst: asked.dst } : {}),
         },
         abort.signal,
       )

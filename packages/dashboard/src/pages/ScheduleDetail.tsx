@@ -42,6 +42,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
     tz: s.tz,
     count: 10,
     ...(previewFrom ? { from: previewFrom } : {}),
+    ...(s.dst ? { dst: s.dst } : {}),
   };
   const preview = usePolled(
     queryKeys.preview({ ...previewQuery, endAt: s?.endAt ?? null }),
@@ -49,7 +50,11 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
       if (!s || !previewQuery) return undefined;
       const p = await api.preview(previewQuery, signal);
       const end = s.endAt ? Date.parse(s.endAt) : Infinity;
-      return { ...p, next: p.next.filter((t) => Date.parse(t) < end) };
+      return {
+        ...p,
+        next: p.next.filter((t) => Date.parse(t) < end),
+        occurrences: p.occurrences.filter((o) => Date.parse(o.at) < end),
+      };
     },
     60_000,
     { enabled: s !== undefined },

@@ -240,6 +240,18 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
               'Optional: no occurrence from this on. ISO 8601, e.g. 2026-12-31T18:00.',
             )}
             {field(
+              'dstGap',
+              'A fixed time in a DST gap',
+              select('dstGap', ['shift', 'skip'], 'default: cron shift, RRULE skip'),
+              'Cron and RRULE only. shift: run right after the gap; skip: not that day.',
+            )}
+            {field(
+              'dstRepeat',
+              'A fixed time that occurs twice',
+              select('dstRepeat', ['first', 'both'], 'default first'),
+              'Cron and RRULE only. first: the first pass; both: each pass.',
+            )}
+            {field(
               'maxRuns',
               'Most runs',
               number('maxRuns'),

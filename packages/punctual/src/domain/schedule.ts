@@ -8,6 +8,7 @@ import { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES, jsonBytes, jsonProblem } from './jso
 import { resolvePolicies, type Policies } from './policies.js';
 import type { CompiledSpec, SpecKind } from './timing/compiled-spec.js';
 import { compileSpec } from './timing/compile-spec.js';
+import { storedDstChoice, type DstChoice } from './timing/dst-choice.js';
 import { parseDuration } from './timing/duration.js';
 import { parseTarget, type Target } from './target.js';
 
@@ -33,6 +34,11 @@ export interface ScheduleInput {
   summary?: string | null | undefined;
   /** Key/value strings to find schedules by (see LABELS_MAX and LABEL_KEY_RE). */
   labels?: Record<string, string> | null | undefined;
+  /**
+   * What a fixed local time does at a DST change (cron and RRULE only; DST_INVALID for `@every`/`@at`):
+   * `gap` shift | skip, `repeat` first | both. Missing parts take the kind's default (docs/time.md).
+   */
+  dst?: Partial<DstChoice> | null | undefined;
   /** Only when the schedule is created: `paused` creates it paused. Ignored on an update (pause / resume). */
   state?: 'active' | 'paused' | undefined;
 }
@@ -66,6 +72,8 @@ export interface ScheduleDraft {
   summary: string | null;
   /** Key/value strings ({} when none). */
   labels: Record<string, string>;
+  /** The DST choice when it differs from the spec kind's default; null for the default (and @every/@at). */
+  dst: DstChoice | null;
 }
 
 export interface Schedule extends ScheduleDraft {
@@ -162,6 +170,7 @@ export function normalizeSchedule(
     anchor: startAt ?? opts.createdAt ?? opts.now,
     startAt,
     endAt,
+    dst: input.dst,
   });
   return {
     tenantId: opts.tenantId,
@@ -179,6 +188,7 @@ export function normalizeSchedule(
     description: compiled.description,
     summary,
     labels,
+    dst: storedDstChoice(compiled.kind, compiled.dst),
   };
 }
 
@@ -273,6 +283,7 @@ const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'description',
   'summary',
   'labels',
+  'dst',
 ];
 
 /**
@@ -296,5 +307,7 @@ export function compileStored(s: Schedule, now: number): CompiledSpec {
     startAt: s.startAt,
     endAt: s.endAt,
     validate: false,
+    // A row written by older code beside a newer one may keep a choice its new kind does not take.
+    dst: s.specKind === 'cron' || s.specKind === 'rrule' ? s.dst : null,
   });
 }

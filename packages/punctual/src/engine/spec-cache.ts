@@ -12,7 +12,8 @@ export class SpecCache {
 
   /** The compiled spec of a stored schedule (validated when it was saved, so not again). */
   get(s: Schedule, now: number): CompiledSpec {
-    const key = `${s.spec}\u0000${s.tz}\u0000${s.startAt}\u0000${s.endAt}\u0000${s.createdAt}`;
+    const dst = s.dst === null ? '' : `${s.dst.gap}/${s.dst.repeat}`;
+    const key = `${s.spec}\u0000${s.tz}\u0000${s.startAt}\u0000${s.endAt}\u0000${s.createdAt}\u0000${dst}`;
     const cached = this.#entries.get(key);
     if (cached) return cached;
     const c = compileStored(s, now);

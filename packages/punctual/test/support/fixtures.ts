@@ -40,6 +40,7 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     description: 'Every 5 minutes',
     summary: null,
     labels: {},
+    dst: null,
     ...overrides,
   };
 }

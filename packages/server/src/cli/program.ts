@@ -41,14 +41,33 @@ program
     'as if saved at this instant: occurrences at or after it (an @every starts at from + interval); ISO-8601 with Z or an offset (default now)',
   )
   .option('--count <n>', 'how many instants, 1 to 1000', '5')
-  .option('--json', 'print {"description", "next"} (or {"error"}) as JSON')
+  .option('--dst-gap <choice>', 'a fixed local time in a DST gap: shift (run right after it) or skip')
+  .option('--dst-repeat <choice>', 'a fixed local time that occurs twice: first (pass) or both')
+  .option('--explain', 'also list the candidates that were dropped, and why')
+  .option(
+    '--json',
+    'print {"description", "next", "occurrences", "dst"} (and "dropped" with --explain), or {"error"}, as JSON',
+  )
   .addHelpText(
     'after',
-    `\nExample:\n  punctual preview '30 2 * * *' --tz America/New_York --from 2026-03-07T12:00:00Z --count 3`,
+    `\nExample:\n  punctual preview '30 2 * * *' --tz America/New_York --from 2026-03-07T12:00:00Z --count 3 --explain`,
   )
-  .action(async (spec: string[], opts: { tz?: string; from?: string; count?: string; json?: boolean }) => {
-    process.exitCode = await preview({ spec: spec.join(' '), ...opts }, io);
-  });
+  .action(
+    async (
+      spec: string[],
+      opts: {
+        tz?: string;
+        from?: string;
+        count?: string;
+        json?: boolean;
+        explain?: boolean;
+        dstGap?: string;
+        dstRepeat?: string;
+      },
+    ) => {
+      process.exitCode = await preview({ spec: spec.join(' '), ...opts }, io);
+    },
+  );
 
 program
   .command('describe')

@@ -128,6 +128,8 @@ export function registerClient(program: Command, w: Wiring): void {
         '--id-template <template>',
         "the message id of a webhook or broker target, e.g. '{key}-{scheduledForSeconds}' (default: the occurrence id)",
       )
+      .option('--dst-gap <choice>', 'a fixed local time in a DST gap: shift (run right after it) or skip')
+      .option('--dst-repeat <choice>', 'a fixed local time that occurs twice: first (pass) or both')
       .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')

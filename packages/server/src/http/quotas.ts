@@ -49,6 +49,7 @@ export function backfillSize(s: Schedule, from: number, to: number, now: number,
     anchor: s.startAt ?? s.createdAt,
     startAt: s.startAt,
     endAt: s.endAt,
+    dst: s.dst,
   });
   let n = 0;
   for (let t = spec.nextAfter(from - 1); t !== null && t < end && n < cap; t = spec.nextAfter(t)) n++;

@@ -3,7 +3,17 @@
 // has no use for (schedule ids, lease owners, worker ids), stacks other than a script's own (see
 // error-details-view.ts), or another tenant's data.
 
-import type { Attempt, Run, Schedule, Tenant } from 'punctual';
+import {
+  DST_DEFAULTS,
+  type Attempt,
+  type DstChoice,
+  type PreviewDropped,
+  type PreviewNote,
+  type PreviewOccurrence,
+  type Run,
+  type Schedule,
+  type Tenant,
+} from 'punctual';
 import type { z } from 'zod';
 import { errorView } from './error-details-view.js';
 import type * as s from './schemas.js';
@@ -23,6 +33,7 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     description: x.description,
     summary: x.summary,
     labels: x.labels,
+    dst: effectiveDst(x),
     // The library validated the method against the same list the schema declares.
     target: x.target as z.output<typeof s.target>,
     payload: x.payload,
@@ -42,6 +53,25 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     createdAt: iso(x.createdAt),
     updatedAt: iso(x.updatedAt),
   };
+}
+
+/** The DST choice in force: the stored one, else the spec kind's default; null for @every and @at. */
+export function effectiveDst(x: Pick<Schedule, 'specKind' | 'dst'>): DstChoice | null {
+  if (x.specKind !== 'cron' && x.specKind !== 'rrule') return null;
+  return x.dst ?? DST_DEFAULTS[x.specKind];
+}
+
+/** A preview note with its instants as ISO strings. */
+export function previewNoteView(n: PreviewNote): z.output<typeof s.previewNote> {
+  return 'from' in n ? { ...n, from: iso(n.from) } : n;
+}
+
+export function previewOccurrenceView(o: PreviewOccurrence): z.output<typeof s.previewOccurrence> {
+  return { at: iso(o.at), notes: o.notes.map(previewNoteView) };
+}
+
+export function previewDroppedView(d: PreviewDropped): z.output<typeof s.previewDropped> {
+  return { ...d, at: iso(d.at) };
 }
 
 export function runView(r: Run): z.output<typeof s.run> {

@@ -34,6 +34,7 @@ describe('PUT /v1/schedules/{key}', () => {
         'description',
         'summary',
         'labels',
+        'dst',
         'target',
         'payload',
         'policies',
@@ -444,6 +445,31 @@ describe('time zone hints', () => {
       message: expect.stringContaining('"BST": did you mean Europe/London?'),
       details: { field: 'tz', value: 'BST', suggestion: 'Europe/London' },
     });
+  });
+});
+
+describe('schedule DST choice', () => {
+  it('shows the choice in force, keeps one given, and refuses one for @every with DST_INVALID', async () => {
+    t = await testApp();
+    expect(json(await put('cron')).dst).toEqual({ gap: 'shift', repeat: 'first' });
+    expect(json(await put('rrule', scheduleBody({ spec: 'FREQ=DAILY' }))).dst).toEqual({
+      gap: 'skip',
+      repeat: 'first',
+    });
+    expect(json(await put('every', scheduleBody({ spec: '@every 1h' }))).dst).toBeNull();
+    const chosen = json(await put('chosen', scheduleBody({ dst: { repeat: 'both' } })));
+    expect(chosen).toMatchObject({ dst: { gap: 'shift', repeat: 'both' }, version: 1 });
+    const got = json(await t.request({ method: 'GET', url: '/v1/schedules/chosen', as: 'acme' }));
+    expect(got.dst).toEqual({ gap: 'shift', repeat: 'both' });
+    // Back to the default: a new version, and the default shows.
+    const back = json(await put('chosen', scheduleBody({ dst: null })));
+    expect(back).toMatchObject({ dst: { gap: 'shift', repeat: 'first' }, version: 2 });
+    const refused = await put('every', scheduleBody({ spec: '@every 1h', dst: { gap: 'skip' } }));
+    expect(refused.statusCode).toBe(400);
+    expect(json(refused)).toMatchObject({ error: { code: 'DST_INVALID', details: { field: 'dst' } } });
+    const bad = await put('cron', scheduleBody({ dst: { gap: 'later' } }));
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad).error.code).toBe('VALIDATION_FAILED');
   });
 });
 

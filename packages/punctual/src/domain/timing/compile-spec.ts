@@ -6,9 +6,13 @@ import { PunctualError } from '../../errors.js';
 import { closestName } from '../did-you-mean.js';
 import { compileAtSpec } from './at-spec.js';
 import { resolveTimeZone } from './time-zone.js';
-import type { CompileOptions, CompiledSpec, SpecKind } from './compiled-spec.js';
+import type { CompileOptions, CompiledSpec, OnDropped, SpecKind } from './compiled-spec.js';
+import { cronWithDst, type DetailedNext } from './cron-dst.js';
 import { CRON_NICKNAMES, compileCronSpec } from './cron-spec.js';
 import { describeCron } from './describe-cron.js';
+import { DST_DEFAULTS, resolveDstChoice } from './dst-choice.js';
+import { memoize } from './memoize.js';
+import type { PreviewOccurrence } from './preview-note.js';
 import { compileEverySpec } from './every-spec.js';
 import { compileRruleSpec, type RruleSpec } from './rrule-spec.js';
 
@@ -54,7 +58,7 @@ export function specKindOf(spec: string): SpecKind {
   const t = spec.trim();
   if (/^@every(\s|$)/i.test(t)) return 'every';
   if (/^@(at|in)(\s|$)/i.test(t)) return 'at';
-  if (/^(DTSTART|RRULE:|FREQ=|EXDATE)/i.test(t)) return 'rrule';
+  if (/^(DTSTART|RRULE:|FREQ=|EXDATE|RDATE)/i.test(t)) return 'rrule';
   return 'cron';
 }
 
@@ -65,6 +69,17 @@ function checkInstant(name: 'startAt' | 'endAt' | 'now' | 'anchor', v: number | 
     });
   }
 }
+
+/** A cron spec's detailed search under a DST choice, shared by the schedules that have all four alike. */
+const cronDetailed = memoize((expr: string, tz: string, gap: string, repeat: string): DetailedNext =>
+  cronWithDst(compileCronSpec(expr, tz), tz, {
+    gap: gap as 'shift' | 'skip',
+    repeat: repeat as 'first' | 'both',
+  }),
+);
+
+/** At most this many candidates before startAt are told to an `onDropped` (`beforeStart`). */
+export const MAX_BEFORE_START_DROPS = 100;
 
 /**
  * Compiles a spec. Occurrences are those of the spec within [startAt, endAt] (both inclusive). Throws
@@ -83,17 +98,25 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
   const startAt = opts.startAt ?? null;
   const endAt = opts.endAt ?? null;
   const kind = specKindOf(spec);
+  const dst = resolveDstChoice(kind, opts.dst);
 
-  let inner: { source: string; tz: string; description: string; nextAfter(after: number): number | null };
+  let inner: { source: string; tz: string; description: string; nextDetailedAfter: DetailedNext };
+  const plain =
+    (nextAfter: (after: number) => number | null): DetailedNext =>
+    (after) => {
+      const t = nextAfter(after);
+      return t === null ? null : { at: t, notes: [] };
+    };
   let atInstant: number | undefined;
   let rrule: RruleSpec | undefined;
   if (kind === 'every') {
     const anchor = startAt ?? opts.anchor ?? opts.now;
-    inner = { ...compileEverySpec(spec, { anchor, includeAnchor: startAt !== null }), tz };
+    const every = compileEverySpec(spec, { anchor, includeAnchor: startAt !== null });
+    inner = { ...every, tz, nextDetailedAfter: plain(every.nextAfter) };
   } else if (kind === 'at') {
     const at = compileAtSpec(spec, { tz, now: opts.now });
     atInstant = at.instant;
-    inner = { ...at, tz, nextAfter: (after) => (at.instant > after ? at.instant : null) };
+    inner = { ...at, tz, nextDetailedAfter: plain((after) => (at.instant > after ? at.instant : null)) };
   } else if (kind === 'rrule') {
     // Without a DTSTART line the series starts at startAt, else at the anchor (the creation instant).
     const r = compileRruleSpec(spec, {
@@ -101,21 +124,47 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
       dtstart: startAt ?? opts.anchor ?? opts.now,
       exact: startAt !== null,
       endAt,
+      dst: dst ?? DST_DEFAULTS.rrule,
     });
     inner = r;
     rrule = r;
   } else {
     checkAtWord(spec);
     const c = compileCronSpec(spec, tz);
-    inner = { source: c.source, tz, nextAfter: c.nextAfter, description: describeCron(c.source, tz) };
+    const choice = dst ?? DST_DEFAULTS.cron;
+    inner = {
+      source: c.source,
+      tz,
+      nextDetailedAfter: cronDetailed(c.source, tz, choice.gap, choice.repeat),
+      description: describeCron(c.source, tz),
+    };
   }
 
-  const nextAfter = (after: number): number | null => {
-    const from = startAt !== null && after < startAt ? startAt - 1 : after;
+  // The one search: nextAfter is this one without the details.
+  const nextDetailedAfter = (after: number, onDropped?: OnDropped): PreviewOccurrence | null => {
+    let from = after;
+    if (startAt !== null && after < startAt) {
+      if (onDropped !== undefined) {
+        let t = after;
+        for (let n = 0; n < MAX_BEFORE_START_DROPS; n++) {
+          const o = inner.nextDetailedAfter(t);
+          if (o === null || o.at >= startAt || o.at <= t) break;
+          onDropped({ at: o.at, reason: 'beforeStart' });
+          t = o.at;
+        }
+      }
+      from = startAt - 1;
+    }
     if (endAt !== null && from >= endAt) return null;
-    const next = inner.nextAfter(from);
-    return next === null || (endAt !== null && next > endAt) ? null : next;
+    const next = inner.nextDetailedAfter(from, onDropped);
+    if (next === null) return null;
+    if (endAt !== null && next.at > endAt) {
+      onDropped?.({ at: next.at, reason: 'afterEnd' });
+      return null;
+    }
+    return next;
   };
+  const nextAfter = (after: number): number | null => nextDetailedAfter(after)?.at ?? null;
 
   // Messages quote the spec as the user wrote it (on one line), never the normalised source: an RRULE's
   // source carries a DTSTART the user may never have written, an @in its resolved instant.
@@ -128,6 +177,8 @@ export function compileSpec(spec: string, opts: CompileOptions): CompiledSpec {
     source: inner.source,
     tz: inner.tz,
     nextAfter,
+    nextDetailedAfter,
+    dst,
     description: inner.description,
   };
 

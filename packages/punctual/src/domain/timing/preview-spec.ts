@@ -1,9 +1,14 @@
 // Spec preview: compiles a spec as if saved at `from` and lists its next occurrences, for "what would this
-// do?" answers in the API and dashboard. Pure: no I/O, no timers, never reads a clock (`from` is given).
+// do?" answers in the API and dashboard: each with its notes (a DST rule moved it, a pass of a repeated
+// hour) and, when asked to explain, the candidates dropped on the way. The notes come from the spec's own
+// search (`nextDetailedAfter`), never from a second computation. Pure: no I/O, no timers, never reads a
+// clock (`from` is given).
 
 import { PunctualError } from '../../errors.js';
 import type { SpecKind } from './compiled-spec.js';
 import { compileSpec } from './compile-spec.js';
+import type { DstChoice } from './dst-choice.js';
+import type { PreviewDropped, PreviewOccurrence } from './preview-note.js';
 
 export const MAX_PREVIEW_COUNT = 1000;
 
@@ -11,6 +16,15 @@ export interface SpecPreview {
   description: string;
   /** Occurrences in epoch milliseconds, the first one at or after `from`. */
   next: number[];
+  /** The same occurrences with their notes. */
+  occurrences: PreviewOccurrence[];
+  /**
+   * With `explain`: the candidates dropped from `from` up to the last occurrence (and the first one after
+   * endAt), in order, at most MAX_PREVIEW_COUNT.
+   */
+  dropped?: PreviewDropped[];
+  /** The DST choice in force (cron and RRULE), null for `@every` and `@at`. */
+  dst: DstChoice | null;
   tz: string;
   kind: SpecKind;
   source: string;
@@ -22,7 +36,15 @@ export interface SpecPreview {
  */
 export function previewSpec(
   spec: string,
-  opts: { tz?: string; from: number; count: number; startAt?: number | null; endAt?: number | null },
+  opts: {
+    tz?: string | undefined;
+    from: number;
+    count: number;
+    startAt?: number | null | undefined;
+    endAt?: number | null | undefined;
+    dst?: Partial<DstChoice> | null | undefined;
+    explain?: boolean | undefined;
+  },
 ): SpecPreview {
   const { count, from } = opts;
   if (!Number.isInteger(count) || count < 1 || count > MAX_PREVIEW_COUNT) {
@@ -42,18 +64,29 @@ export function previewSpec(
     anchor: from,
     startAt: opts.startAt ?? null,
     endAt: opts.endAt ?? null,
+    dst: opts.dst,
   });
-  const next: number[] = [];
+  const occurrences: PreviewOccurrence[] = [];
+  const dropped: PreviewDropped[] = [];
+  const onDropped =
+    opts.explain === true
+      ? (d: PreviewDropped): void => {
+          if (dropped.length < MAX_PREVIEW_COUNT) dropped.push(d);
+        }
+      : undefined;
   let after = from - 1;
-  while (next.length < count) {
-    const t = compiled.nextAfter(after);
-    if (t === null || t <= after) break;
-    next.push(t);
-    after = t;
+  while (occurrences.length < count) {
+    const o = compiled.nextDetailedAfter(after, onDropped);
+    if (o === null || o.at <= after) break;
+    occurrences.push(o);
+    after = o.at;
   }
   return {
     description: compiled.description,
-    next,
+    next: occurrences.map((o) => o.at),
+    occurrences,
+    ...(opts.explain === true ? { dropped } : {}),
+    dst: compiled.dst,
     tz: compiled.tz,
     kind: compiled.kind,
     source: compiled.source,

@@ -7,6 +7,10 @@ import { RRuleTemporal } from 'rrule-temporal';
 import { toText } from 'rrule-temporal/totext';
 import { PunctualError } from '../../errors.js';
 import { instantsOfWallTime, wallTimeOf, type WallTime } from './at-spec.js';
+import type { OnDropped } from './compiled-spec.js';
+import { DST_DEFAULTS, type DstChoice } from './dst-choice.js';
+import type { PreviewOccurrence } from './preview-note.js';
+import { isRruleDateLine, parseRruleDateLine, type RruleDateValue } from './rrule-dates.js';
 import { rruleSeries, UNIT_MS, type RruleSeries, type SearchEnd } from './rrule-series.js';
 import { resolveTimeZone } from './time-zone.js';
 
@@ -16,6 +20,8 @@ export interface RruleSpec {
   source: string;
   tz: string;
   nextAfter(after: number): number | null;
+  /** The same search with each occurrence's notes and the dropped candidates (see CompiledSpec). */
+  nextDetailedAfter(after: number, onDropped?: OnDropped): PreviewOccurrence | null;
   description: string;
   /**
    * How the last search ended: 'ended' (COUNT or UNTIL used up: exact), 'horizon' (nothing within
@@ -156,7 +162,7 @@ function afterRepeatedTime(t: number, tz: string, grain: number): number {
 }
 
 /**
- * Compiles `RRULE:...`, bare `FREQ=...`, or DTSTART + RRULE (+ EXDATE) lines. Without DTSTART the series
+ * Compiles `RRULE:...`, bare `FREQ=...`, or DTSTART + RRULE (+ EXDATE and RDATE) lines. Without DTSTART the series
  * starts at `dtstart` in `tz`, rounded down to the second when `exact` (an explicit startAt) or the rule is
  * SECONDLY, else to the minute: parts the rule leaves out (BYSECOND) are taken from DTSTART (RFC 5545),
  * so `FREQ=DAILY;BYHOUR=9;BYMINUTE=0` saved at 14:13:45 fires at 09:00:00, not 09:00:45.
@@ -164,11 +170,13 @@ function afterRepeatedTime(t: number, tz: string, grain: number): number {
  */
 export function compileRruleSpec(
   text: string,
-  opts: { tz: string; dtstart: number; exact?: boolean; endAt?: number | null },
+  opts: { tz: string; dtstart: number; exact?: boolean; endAt?: number | null; dst?: DstChoice },
 ): RruleSpec {
   let dtstart: { line: string; tz: string; wall: WallTime } | undefined;
   let rule: string | undefined;
-  const exdates: string[] = [];
+  const dateLines: string[] = [];
+  const exdates: RruleDateValue[] = [];
+  const rdates: RruleDateValue[] = [];
   for (const token of text.trim().split(/\s+/)) {
     const upper = token.toUpperCase();
     if (upper.startsWith('DTSTART')) {
@@ -177,10 +185,12 @@ export function compileRruleSpec(
     } else if (upper.startsWith('RRULE:') || upper.startsWith('FREQ=')) {
       if (rule !== undefined) throw invalid('RRULE', token, 'only one RRULE is supported');
       rule = upper.startsWith('RRULE:') ? token.slice(6) : token;
-    } else if (/^EXDATE(;TZID=[^:;]+)?:\d{8}T\d{6}Z?(,\d{8}T\d{6}Z?)*$/i.test(token)) {
-      exdates.push(token);
+    } else if (isRruleDateLine(token)) {
+      const parsed = parseRruleDateLine(token);
+      (parsed.name === 'EXDATE' ? exdates : rdates).push(...parsed.values);
+      dateLines.push(parsed.line);
     } else {
-      throw invalid('line', token, 'expected DTSTART, RRULE (or FREQ=...) or EXDATE');
+      throw invalid('line', token, 'expected DTSTART, RRULE (or FREQ=...), EXDATE or RDATE');
     }
   }
   if (rule === undefined) throw invalid('RRULE', text.trim(), 'an RRULE line (or FREQ=...) is required');
@@ -196,7 +206,7 @@ export function compileRruleSpec(
     const wall = wallTimeOf(start, opts.tz);
     dtstart = { line: `DTSTART;TZID=${opts.tz}:${stamp(wall)}`, tz: opts.tz, wall };
   }
-  const source = [dtstart.line, line, ...exdates].join('\n');
+  const source = [dtstart.line, line, ...dateLines].join('\n');
   let rrule: RRuleTemporal;
   let series: RruleSeries;
   try {
@@ -208,6 +218,8 @@ export function compileRruleSpec(
       interval,
       parts,
       exdates,
+      rdates,
+      dst: opts.dst ?? DST_DEFAULTS.rrule,
       endAt: opts.endAt,
     });
   } catch (e) {
@@ -225,7 +237,8 @@ export function compileRruleSpec(
     kind: 'rrule',
     source,
     tz: dtstart.tz,
-    nextAfter: series.nextAfter,
+    nextAfter: (after) => series.nextDetailedAfter(after)?.at ?? null,
+    nextDetailedAfter: series.nextDetailedAfter,
     description: `${words}, ${dtstart.tz}`,
     lastSearchEnd: series.lastSearchEnd,
     horizonYears: series.horizonYears,

@@ -16,6 +16,7 @@ import * as m0004 from './migrations/0004-kv.js';
 import * as m0005 from './migrations/0005-succeeded-attempt.js';
 import * as m0006 from './migrations/0006-schedule-fields.js';
 import * as m0007 from './migrations/0007-schedule-not-fired.js';
+import * as m0008 from './migrations/0008-schedule-dst.js';
 
 export interface Migration {
   version: number;
@@ -44,6 +45,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // not keep the executed counts or the not-fired marks up to date while it runs).
   { version: 6, name: m0006.name, sql: m0006.sql, compatibleFrom: 5 },
   { version: 7, name: m0007.name, sql: m0007.sql, compatibleFrom: 5 },
+  // 8 adds a nullable column (the DST choice): older code leaves it NULL, which means the defaults.
+  { version: 8, name: m0008.name, sql: m0008.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -8,6 +8,7 @@ import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../..
 import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
+import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
@@ -40,6 +41,7 @@ export interface ScheduleRow {
   fired_count: Int8;
   summary: string | null;
   labels: Record<string, string>;
+  dst: DstChoice | null;
   executed_count: Int8;
   last_fired_at: Int8 | null;
   last_succeeded_at: Int8 | null;
@@ -178,6 +180,7 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'fired_count',
   'summary',
   'labels',
+  'dst',
   'executed_count',
   'last_fired_at',
   'last_succeeded_at',
@@ -213,6 +216,7 @@ export function draftOf(row: ScheduleRow): ScheduleDraft {
     description: row.description,
     summary: row.summary,
     labels: row.labels,
+    dst: row.dst ?? null,
   };
 }
 

@@ -116,24 +116,25 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
     d.description,
     d.summary,
     JSON.stringify(d.labels),
+    d.dst === null ? null : JSON.stringify(d.dst),
   ];
 }
 
-/** The insert of new schedules from arrays (20 of them, one element per schedule), ids in the given order. */
+/** The insert of new schedules from arrays (21 of them, one element per schedule), ids in the given order. */
 function insertSchedulesSql(s: string): string {
   return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, state,
+       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, state,
        paused_at, version, next_fire_at, fired_count, created_at, updated_at)
      SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
             u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
-            u.summary, u.labels::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
+            u.summary, u.labels::jsonb, u.dst::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
             u.next_fire_at, 0, u.now, u.now
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
-                   $14::bigint[], $15::text[], $16::text[], $17::text[], $18::bigint[], $19::bigint[],
-                   $20::text[]) WITH ORDINALITY
+                   $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[],
+                   $20::bigint[], $21::text[]) WITH ORDINALITY
          AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
-              end_at, max_runs, jitter_ms, description, summary, labels, next_fire_at, now, state, n)
+              end_at, max_runs, jitter_ms, description, summary, labels, dst, next_fire_at, now, state, n)
       ORDER BY u.n
      ON CONFLICT (tenant_id, key) DO NOTHING
      RETURNING *`;
@@ -155,7 +156,7 @@ async function insertSchedules(
     db.named('schedules.insert', insertSchedulesSql, [
       reqs.map((r) => r.draft.tenantId),
       reqs.map((r) => r.draft.key),
-      ...Array.from({ length: 15 }, (_, i) => column(i)),
+      ...Array.from({ length: 16 }, (_, i) => column(i)),
       reqs.map((r) => r.nextFireAt),
       reqs.map((r) => r.now),
       reqs.map((r) => r.initialState ?? 'active'),
@@ -204,9 +205,10 @@ async function changeIn(
     `UPDATE ${db.s}.schedules
         SET spec = $2, spec_kind = $3, tz = $4, target = $5::jsonb, target_kind = $6, payload = $7::jsonb,
             policies = $8::jsonb, overlap = $9, start_at = $10, end_at = $11, max_runs = $12,
-            jitter_ms = $13, description = $14, summary = $15, labels = $16::jsonb, version = version + 1,
-            next_fire_at = $17, state = CASE WHEN state = 'completed' THEN 'active' ELSE state END,
-            claimed_until = NULL, updated_at = $18
+            jitter_ms = $13, description = $14, summary = $15, labels = $16::jsonb, dst = $17::jsonb,
+            version = version + 1, next_fire_at = $18,
+            state = CASE WHEN state = 'completed' THEN 'active' ELSE state END,
+            claimed_until = NULL, updated_at = $19
       WHERE id = $1
       RETURNING *`,
     [current.id, ...contentOf(d), req.nextFireAt, req.now],

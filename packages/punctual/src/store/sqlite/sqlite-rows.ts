@@ -8,6 +8,7 @@ import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../..
 import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
+import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
@@ -34,6 +35,7 @@ export interface ScheduleRow {
   fired_count: number;
   summary: string | null;
   labels: string;
+  dst: string | null;
   executed_count: number;
   last_fired_at: number | null;
   last_succeeded_at: number | null;
@@ -146,6 +148,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     description: r.description,
     summary: r.summary,
     labels: JSON.parse(r.labels) as Record<string, string>,
+    dst: r.dst === null ? null : (JSON.parse(r.dst) as DstChoice),
     state: r.state as ScheduleState,
     version: r.version,
     nextFireAt: r.next_fire_at,

@@ -1,5 +1,5 @@
 // Conformance: the schedule fields beside the spec. The user's summary and labels (kept, versioned, and
-// filterable in the list), creating a schedule paused, and the execution record: firedCount counts runs
+// filterable in the list), the DST choice, creating a schedule paused, and the execution record: firedCount counts runs
 // executed to an outcome (succeeded or dead), not occurrences materialised; lastFiredAt / lastSucceededAt.
 
 import { expect, it } from 'vitest';
@@ -17,6 +17,25 @@ export function scheduleFieldTests(ctx: Ctx): void {
       now: T0 + MINUTE,
     });
     expect(res).toMatchObject({ changed: true, schedule: { version: 2, labels: { jobType: 'sms' } } });
+  });
+
+  it('keeps the DST choice (null: the default), and a change of it is a new version', async () => {
+    const first = await create(ctx.store, { spec: '30 2 * * *', dst: { gap: 'skip', repeat: 'both' } });
+    expect(first.dst).toEqual({ gap: 'skip', repeat: 'both' });
+    expect(await ctx.store.getSchedule(TENANT, 'report')).toEqual(first);
+    const res = await ctx.store.putSchedule({
+      draft: draft({ spec: '30 2 * * *', dst: null }),
+      nextFireAt: T0,
+      now: T0 + MINUTE,
+    });
+    expect(res).toMatchObject({ changed: true, schedule: { version: 2, dst: null } });
+    expect((await ctx.store.getSchedule(TENANT, 'report'))?.dst).toBeNull();
+    const same = await ctx.store.putSchedule({
+      draft: draft({ spec: '30 2 * * *', dst: null }),
+      nextFireAt: T0,
+      now: T0 + 2 * MINUTE,
+    });
+    expect(same).toMatchObject({ changed: false, schedule: { version: 2 } });
   });
 
   it('lists only the schedules that carry every label asked for', async () => {

@@ -1,9 +1,11 @@
 // `punctual preview <spec>`: the description of a spec and its next instants, for people (UTC and the
-// spec's own zone, one instant a line) or for programs (--json, exactly {"description", "next"}). It owns
-// the parsing of --from and --count; the spec itself is the library's to judge. It never reads the clock:
-// the current instant comes from io.
+// spec's own zone, one instant a line, with what a DST rule did to it) or for programs (--json: the API's
+// preview answer, {"description", "next", "occurrences", "dst"} and with --explain "dropped"). It owns the
+// parsing of --from and --count; the spec itself is the library's to judge. It never reads the clock: the
+// current instant comes from io.
 
-import { previewSpec } from 'punctual';
+import { previewSpec, type PreviewDropped, type PreviewNote } from 'punctual';
+import { previewDroppedView, previewOccurrenceView } from '../../http/views.js';
 import { ArgumentError, EXIT_OK, reportError, type CliIo } from '../io.js';
 
 export interface PreviewArgs {
@@ -14,6 +16,12 @@ export interface PreviewArgs {
   /** 1 to 1000; default 5. */
   count?: string | number | undefined;
   json?: boolean | undefined;
+  /** Also list the candidates dropped and why. */
+  explain?: boolean | undefined;
+  /** DST choice: `shift` or `skip` (the library judges the value). */
+  dstGap?: string | undefined;
+  /** DST choice: `first` or `both`. */
+  dstRepeat?: string | undefined;
 }
 
 export const DEFAULT_COUNT = 5;
@@ -82,21 +90,61 @@ export function formatInZone(ms: number, tz: string): string {
   return `${get('weekday')} ${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}${fraction} ${offset}`;
 }
 
+/** A note in words: `DST: 02:30 does not exist, runs at 03:00`, `DST: repeated hour, pass 2`. */
+export function noteText(n: PreviewNote): string {
+  if (n.kind === 'dstShifted') return `DST: ${n.asked} does not exist, runs at ${n.used}`;
+  if (n.kind === 'dstRepeat') return `DST: repeated time, pass ${n.pass}`;
+  if (n.kind === 'rolled') return `rolled (${n.rule}, ${n.calendar}) from ${new Date(n.from).toISOString()}`;
+  if (n.kind === 'moved') return `moved from ${new Date(n.from).toISOString()}`;
+  return 'payload overridden';
+}
+
+function droppedText(d: PreviewDropped): string {
+  return `dropped ${new Date(d.at).toISOString()}  ${d.reason}${d.calendar === undefined ? '' : ` (${d.calendar})`}`;
+}
+
 export async function preview(args: PreviewArgs, io: CliIo): Promise<number> {
   const json = args.json === true;
   try {
     const from = parseFrom(args.from, io.now());
     const count = parseCount(args.count);
-    const p = previewSpec(args.spec, { tz: args.tz, from, count });
+    const dst =
+      args.dstGap === undefined && args.dstRepeat === undefined
+        ? undefined
+        : {
+            ...(args.dstGap === undefined ? {} : { gap: args.dstGap }),
+            ...(args.dstRepeat === undefined ? {} : { repeat: args.dstRepeat }),
+          };
+    const p = previewSpec(args.spec, {
+      tz: args.tz,
+      from,
+      count,
+      dst: dst as Parameters<typeof previewSpec>[1]['dst'],
+      explain: args.explain === true,
+    });
     const next = p.next.map((t) => new Date(t).toISOString());
     if (json) {
-      io.stdout(`${JSON.stringify({ description: p.description, next })}\n`);
+      const answer = {
+        description: p.description,
+        next,
+        occurrences: p.occurrences.map(previewOccurrenceView),
+        ...(p.dropped === undefined ? {} : { dropped: p.dropped.map(previewDroppedView) }),
+        dst: p.dst,
+      };
+      io.stdout(`${JSON.stringify(answer)}\n`);
       return EXIT_OK;
     }
     const lines = [p.description];
-    p.next.forEach((t, i) => lines.push(`${next[i]}  ${formatInZone(t, p.tz)} ${p.tz}`));
+    p.occurrences.forEach((o, i) => {
+      const notes = o.notes.length === 0 ? '' : `  (${o.notes.map(noteText).join('; ')})`;
+      lines.push(`${next[i]}  ${formatInZone(o.at, p.tz)} ${p.tz}${notes}`);
+    });
     if (p.next.length < count) {
       lines.push(p.next.length === 0 ? '(no occurrence at or after --from)' : '(no further occurrence)');
+    }
+    if (p.dropped !== undefined) {
+      if (p.dropped.length === 0) lines.push('(nothing dropped)');
+      for (const d of p.dropped) lines.push(droppedText(d));
     }
     io.stdout(`${lines.join('\n')}\n`);
     return EXIT_OK;

@@ -15,6 +15,7 @@ export interface ScheduleJson {
   description: string;
   summary?: string | null;
   labels?: Record<string, string>;
+  dst?: { gap: string; repeat: string } | null;
   target: { handler?: string; webhook?: { url: string } } & Record<string, unknown>;
   payload: unknown;
   policies: Record<string, unknown> & { retry?: Record<string, unknown> };
@@ -69,6 +70,10 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   label?: string[] | undefined;
   /** The message id template of the webhook or broker target (`{key}-{scheduledForSeconds}`). */
   idTemplate?: string | undefined;
+  /** DST choice: a local time in a gap, `shift` or `skip` (the service judges the value). */
+  dstGap?: string | undefined;
+  /** DST choice: a repeated local time, `first` or `both`. */
+  dstRepeat?: string | undefined;
   /** Create the schedule paused (ignored when it exists: use pause / resume). */
   paused?: boolean | undefined;
   /** The version the update expects (If-Match). */
@@ -168,6 +173,15 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
   if (args.payload !== undefined) body.payload = parseJsonOption('--payload', args.payload);
   if (args.summary !== undefined) body.summary = args.summary;
   if (args.label !== undefined && args.label.length > 0) body.labels = parseLabelOptions(args.label);
+  if (args.dstGap !== undefined || args.dstRepeat !== undefined) {
+    // Over the dst of --file, part by part.
+    const fromFile = typeof body.dst === 'object' && body.dst !== null ? body.dst : {};
+    body.dst = {
+      ...fromFile,
+      ...(args.dstGap === undefined ? {} : { gap: args.dstGap }),
+      ...(args.dstRepeat === undefined ? {} : { repeat: args.dstRepeat }),
+    };
+  }
   if (args.paused === true) body.state = 'paused';
   if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
   if (body.target === undefined) {
@@ -228,6 +242,7 @@ function details(s: ScheduleJson): string {
         ]
       : []),
     ['spec', `${oneLine(s.spec)}  (${s.tz})`],
+    ...(s.dst ? [['dst', `gap ${s.dst.gap}, repeat ${s.dst.repeat}`] as [string, string]] : []),
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
     ['next', nextText(s)],

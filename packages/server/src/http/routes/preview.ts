@@ -1,9 +1,11 @@
 // POST /v1/preview: what a spec would do, without saving anything: its description and next occurrences
-// from `from` (default now). The library's previewSpec decides; this route only shapes the answer.
+// from `from` (default now), each with its notes (DST), and with `explain` the candidates dropped and why.
+// The library's previewSpec decides; this route only shapes the answer.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { previewSpec, type Clock } from 'punctual';
 import * as s from '../schemas.js';
+import { previewDroppedView, previewOccurrenceView } from '../views.js';
 
 export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }> = async (app, deps) => {
   app.post(
@@ -17,13 +19,25 @@ export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }>
       },
     },
     async (request) => {
-      const { spec, tz, from, count } = request.body;
+      const { spec, tz, from, count, startAt, endAt, dst, explain } = request.body;
+      const instant = (v: string | null | undefined): number | null =>
+        v === undefined || v === null ? null : Date.parse(v);
       const p = previewSpec(spec, {
         tz,
         from: from === undefined ? deps.clock.now() : Date.parse(from),
         count: count ?? 5,
+        startAt: instant(startAt),
+        endAt: instant(endAt),
+        dst,
+        explain,
       });
-      return { description: p.description, next: p.next.map((t) => new Date(t).toISOString()) };
+      return {
+        description: p.description,
+        next: p.next.map((t) => new Date(t).toISOString()),
+        occurrences: p.occurrences.map(previewOccurrenceView),
+        ...(p.dropped === undefined ? {} : { dropped: p.dropped.map(previewDroppedView) }),
+        dst: p.dst,
+      };
     },
   );
 };

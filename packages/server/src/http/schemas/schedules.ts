@@ -3,7 +3,14 @@
 // backfill. Types only where the library is the authority on ranges (it answers with the failing field). It
 // must never hold logic beyond shape.
 
-import { LABEL_VALUE_MAX, LABELS_MAX, SUMMARY_MAX, TARGET_KINDS } from 'punctual';
+import {
+  DST_GAP_CHOICES,
+  DST_REPEAT_CHOICES,
+  LABEL_VALUE_MAX,
+  LABELS_MAX,
+  SUMMARY_MAX,
+  TARGET_KINDS,
+} from 'punctual';
 import { z } from 'zod';
 import { cursor, instant, instantInput, limit, optionalBody, scheduleKey } from './common.js';
 import { target } from './target.js';
@@ -56,6 +63,20 @@ export const policies = z
 
 export const scheduleParams = z.object({ key: scheduleKey }).strict();
 
+const DST_DOC =
+  'what a fixed local time does at a DST change (cron and RRULE only): gap shift (run right after the gap) or skip; repeat first (first pass) or both; see docs/time.md';
+
+/** A DST choice as given: missing parts take the spec kind's default. */
+export const dstChoiceInput = z
+  .object({ gap: z.enum(DST_GAP_CHOICES).optional(), repeat: z.enum(DST_REPEAT_CHOICES).optional() })
+  .strict()
+  .meta({ description: DST_DOC, example: { gap: 'skip', repeat: 'first' } });
+
+/** The DST choice in force. */
+export const dstChoice = z
+  .object({ gap: z.enum(DST_GAP_CHOICES), repeat: z.enum(DST_REPEAT_CHOICES) })
+  .meta({ id: 'DstChoice', description: DST_DOC });
+
 export const putScheduleBody = z
   .object({
     spec: z.string().min(1).max(4096).meta({ example: '0 9 * * 1-5' }),
@@ -84,6 +105,12 @@ export const putScheduleBody = z
       .meta({
         description: `key/value strings to find schedules by (at most ${LABELS_MAX}; keys 1-63 letters, digits and . _ / -; values at most ${LABEL_VALUE_MAX} characters)`,
         example: { jobType: 'email' },
+      }),
+    dst: dstChoiceInput
+      .nullable()
+      .optional()
+      .meta({
+        description: `${DST_DOC}. Default (omitted or null): cron shift/first, RRULE skip/first; refused (DST_INVALID) for @every and @at`,
       }),
     state: z
       .enum(['active', 'paused'])
@@ -119,6 +146,7 @@ export const schedule = z
     description: z.string().meta({ description: 'generated from the spec, in English' }),
     summary: z.string().nullable().meta({ description: "the user's own free text" }),
     labels: z.record(z.string(), z.string()),
+    dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
     target,
     payload: z.unknown(),
     policies,
