@@ -16,6 +16,7 @@ import * as m0004 from './migrations/0004-kv.js';
 import * as m0005 from './migrations/0005-succeeded-attempt.js';
 import * as m0006 from './migrations/0006-schedule-fields.js';
 import * as m0007 from './migrations/0007-schedule-not-fired.js';
+import * as m0012 from './migrations/0012-schedule-revisions.js';
 
 export interface Migration {
   version: number;
@@ -44,6 +45,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // not keep the executed counts or the not-fired marks up to date while it runs).
   { version: 6, name: m0006.name, sql: m0006.sql, compatibleFrom: 5 },
   { version: 7, name: m0007.name, sql: m0007.sql, compatibleFrom: 5 },
+  // 12 adds a table only: older code works beside it (it writes no revisions while it runs).
+  { version: 12, name: m0012.name, sql: m0012.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -11,6 +11,7 @@ import * as m0003 from './migrations/0003-kv.js';
 import * as m0004 from './migrations/0004-tenant-claim.js';
 import * as m0005 from './migrations/0005-schedule-fields.js';
 import * as m0006 from './migrations/0006-schedule-not-fired.js';
+import * as m0011 from './migrations/0011-schedule-revisions.js';
 
 export interface Migration {
   version: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: m0004.name, sql: m0004.sql },
   { version: 5, name: m0005.name, sql: m0005.sql },
   { version: 6, name: m0006.name, sql: m0006.sql },
+  { version: 11, name: m0011.name, sql: m0011.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */
