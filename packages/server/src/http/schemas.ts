@@ -37,18 +37,18 @@ export const scheduleKey = z
 
 const RUN_STATES = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
 const RUN_KINDS = ['scheduled', 'manual', 'backfill'] as const;
-const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
+export const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
 const OVERLAPS = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const;
 const MISFIRES = ['skip', 'runOnce', 'runAll'] as const;
 
-const limit = z.coerce
+export const limit = z.coerce
   .number()
   .int()
   .min(1)
   .max(1000)
   .optional()
   .meta({ description: 'page size, 1-1000 (default 100)' });
-const cursor = z
+export const cursor = z
   .string()
   .min(1)
   .max(2000)
