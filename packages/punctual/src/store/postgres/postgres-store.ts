@@ -159,7 +159,7 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     const db = await this.#open();
     return {
       applied: await appliedVersion(db),
-      expected: this.#opts.migrations?.length ?? LATEST_VERSION,
+      expected: this.#opts.migrations?.at(-1)?.version ?? LATEST_VERSION,
       required: await requiredVersion(db),
     };
   }
