@@ -67,7 +67,7 @@ export interface paths {
     get: operations['getSchedulesByKey'];
     /**
      * Create or update the schedule with this key
-     * @description Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota.
+     * @description Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota. With ?dryRun=true nothing is written: 200 with what the put would do (DryRun), or the error the put would answer.
      */
     put: operations['putSchedulesByKey'];
     post?: never;
@@ -212,6 +212,66 @@ export interface paths {
     get: operations['getSchedulesByKeyRuns'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/revisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a schedule's revisions
+     * @description Newest first: each change (created, updated, paused, resumed, deleted, rolledBack) with its version, instant, actor and field diff. Kept after a delete; at most the newest 100 per key. 404 when the key has no schedule and no revision.
+     */
+    get: operations['getSchedulesByKeyRevisions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/revisions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get one version of a schedule, with its full content
+     * @description The newest revision of that version; 404 REVISION_UNKNOWN when none is kept.
+     */
+    get: operations['getSchedulesByKeyRevisionsByVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/rollback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore the exact content of an earlier version as a new version
+     * @description The content of `version` (spec, tz, target, payload, policies, bounds, labels, summary...) is put again as version current + 1 (revision rolledBack); the pending runs of the current version are cancelled (reason updated) and the restored spec materialises, as for any update. When that content is the current one nothing is written (changed: false). 404 REVISION_UNKNOWN when the version is not kept, with nothing changed.
+     */
+    post: operations['postSchedulesByKeyRollback'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1019,6 +1079,100 @@ export interface components {
         value: number;
       }[];
     };
+    /** @description field -> {from, to}: only the fields that differ */
+    ScheduleDiff: {
+      [key: string]: {
+        from: unknown;
+        to: unknown;
+      };
+    };
+    RevisionContent: {
+      spec: string;
+      specKind: string;
+      tz: string;
+      description: string;
+      summary: string | null;
+      labels: {
+        [key: string]: string;
+      };
+      /** @description the DST choice of that version; null for the defaults */
+      dst: components['schemas']['DstChoice'] | null;
+      target: components['schemas']['Target'];
+      payload: unknown;
+      policies: components['schemas']['Policies'];
+      startAt: string | null;
+      endAt: string | null;
+      maxRuns: number | null;
+      jitterMs: number;
+    };
+    Revision: {
+      key: string;
+      /** @description the version after the change (pause, resume, delete keep it) */
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      /** @description who made it: apiKey:<id> (with the key name), library, declared... */
+      actor: string | null;
+      /** @enum {string} */
+      change: 'created' | 'updated' | 'paused' | 'resumed' | 'deleted' | 'rolledBack';
+      /** @description the version a rollback restored */
+      fromVersion: number | null;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed' | 'deleted';
+      diff: components['schemas']['ScheduleDiff'];
+    };
+    RevisionDetail: {
+      key: string;
+      /** @description the version after the change (pause, resume, delete keep it) */
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      /** @description who made it: apiKey:<id> (with the key name), library, declared... */
+      actor: string | null;
+      /** @enum {string} */
+      change: 'created' | 'updated' | 'paused' | 'resumed' | 'deleted' | 'rolledBack';
+      /** @description the version a rollback restored */
+      fromVersion: number | null;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed' | 'deleted';
+      diff: components['schemas']['ScheduleDiff'];
+      content: components['schemas']['RevisionContent'];
+    };
+    RollbackResult: {
+      schedule: components['schemas']['Schedule'];
+      /** @description false: that content is the current one; nothing was written (no new version) */
+      changed: boolean;
+      fromVersion: number;
+    };
+    DryRun: {
+      /** @constant */
+      dryRun: true;
+      /** @enum {string} */
+      outcome: 'created' | 'updated' | 'unchanged';
+      currentVersion: number | null;
+      nextVersion: number;
+      diff: components['schemas']['ScheduleDiff'];
+      /** @description the next 10 fire times of the stored schedule */
+      nextBefore: string[];
+      /** @description the next 10 fire times after the change */
+      nextAfter: string[];
+      /** @description the pending runs the change would cancel (reason updated) */
+      cancelled: {
+        id: string;
+        /**
+         * Format: date-time
+         * @example 2026-01-05T09:00:00.000Z
+         */
+        scheduledFor: string;
+      }[];
+      cancelledTruncated: boolean;
+    };
   };
   responses: never;
   parameters: never;
@@ -1256,7 +1410,10 @@ export interface operations {
   };
   putSchedulesByKey: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description true: answer what the put would do, writing nothing */
+        dryRun?: 'true' | 'false';
+      };
       header?: {
         /** @description the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale) */
         'if-match'?: string;
@@ -1279,7 +1436,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Schedule'];
+          'application/json': components['schemas']['Schedule'] | components['schemas']['DryRun'];
         };
       };
       /** @description Created */
@@ -2179,6 +2336,306 @@ export interface operations {
       };
       /** @description URI_TOO_LONG: a path segment longer than any key or id */
       414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSchedulesByKeyRevisions: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page */
+        cursor?: string;
+        /** @description page size, 1-1000 (default 100) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Revision'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSchedulesByKeyRevisionsByVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RevisionDetail'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postSchedulesByKeyRollback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RollbackResult'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -3317,6 +3774,9 @@ type FlattenedDeepRequired<T> = {
 type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
   ? Readonly<Exclude<T, undefined>>
   : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1SchedulesKeyPutParametersQueryDryRunValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules/{key}']['put']['parameters']['query']['dryRun']
+> = ['true', 'false'];
 export const pathsV1SchedulesGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/schedules']['get']['parameters']['query']['state']
 > = ['active', 'paused', 'completed'];
@@ -3454,3 +3914,18 @@ export const previewDroppedReasonValues: ReadonlyArray<
 export const tenantStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Tenant']['state']
 > = ['active', 'disabled'];
+export const revisionChangeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Revision']['change']
+> = ['created', 'updated', 'paused', 'resumed', 'deleted', 'rolledBack'];
+export const revisionStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Revision']['state']
+> = ['active', 'paused', 'completed', 'deleted'];
+export const revisionDetailChangeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['RevisionDetail']['change']
+> = ['created', 'updated', 'paused', 'resumed', 'deleted', 'rolledBack'];
+export const revisionDetailStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['RevisionDetail']['state']
+> = ['active', 'paused', 'completed', 'deleted'];
+export const dryRunOutcomeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['DryRun']['outcome']
+> = ['created', 'updated', 'unchanged'];

@@ -28,6 +28,9 @@ export type Tenant = Schemas['Tenant'];
 export type Preview = Schemas['Preview'];
 export type PreviewNote = Schemas['PreviewNote'];
 export type DstChoice = Schemas['DstChoice'];
+export type Revision = Schemas['Revision'];
+export type RevisionDetail = Schemas['RevisionDetail'];
+export type DryRun = Schemas['DryRun'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 
 /** Every target kind the service accepts, from its OpenAPI document. */
@@ -114,6 +117,19 @@ export interface Api {
   listSchedules(q: ScheduleQuery, signal?: AbortSignal): Promise<Page<Schedule>>;
   getSchedule(key: string, signal?: AbortSignal): Promise<Schedule>;
   putSchedule(key: string, body: ScheduleInput, expectedVersion?: number): Promise<Schedule>;
+  /** What a put would do (PUT ?dryRun=true), writing nothing. */
+  dryRunSchedule(key: string, body: ScheduleInput, expectedVersion?: number): Promise<DryRun>;
+  /** The schedule's revisions, newest first. */
+  revisions(
+    key: string,
+    q: { cursor?: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<Revision>>;
+  revision(key: string, version: number, signal?: AbortSignal): Promise<RevisionDetail>;
+  rollback(
+    key: string,
+    version: number,
+  ): Promise<{ schedule: Schedule; changed: boolean; fromVersion: number }>;
   deleteSchedule(key: string): Promise<void>;
   pause(key: string, body: { cancelPending?: boolean; note?: string }): Promise<Schedule>;
   resume(key: string): Promise<Schedule>;
@@ -210,7 +226,27 @@ export function createApi(opts: ApiClientOptions): Api {
           params: { ...key(k), header: ifMatch(expectedVersion) as never },
           body,
         }),
+        // Without dryRun the answer is the schedule.
+      ) as Promise<Schedule>,
+    dryRunSchedule: (k, body, expectedVersion) =>
+      unwrap(
+        client.PUT('/v1/schedules/{key}', {
+          params: { ...key(k), query: { dryRun: 'true' }, header: ifMatch(expectedVersion) as never },
+          body,
+        }),
+        // With dryRun the answer is the dry run.
+      ) as Promise<DryRun>,
+    revisions: (k, q, signal) =>
+      unwrap(client.GET('/v1/schedules/{key}/revisions', { params: { ...key(k), query: q }, signal })),
+    revision: (k, version, signal) =>
+      unwrap(
+        client.GET('/v1/schedules/{key}/revisions/{version}', {
+          params: { path: { key: k, version } },
+          signal,
+        }),
       ),
+    rollback: (k, version) =>
+      unwrap(client.POST('/v1/schedules/{key}/rollback', { params: key(k), body: { version } })),
     deleteSchedule: async (k) => {
       await unwrap(client.DELETE('/v1/schedules/{key}', { params: key(k), parseAs: 'text' }));
     },

@@ -309,13 +309,36 @@ describe('ScheduleForm', () => {
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     } as Schedule;
-    const api = fakeApi({ getSchedule: vi.fn(async () => saved) });
+    const dryRunSchedule = vi.fn(async () => ({
+      dryRun: true as const,
+      outcome: 'updated' as const,
+      currentVersion: 7,
+      nextVersion: 8,
+      diff: { policies: { from: { priority: 0 }, to: { priority: 5 } } },
+      nextBefore: ['2026-01-05T08:00:00.000Z'],
+      nextAfter: ['2026-01-05T08:00:00.000Z'],
+      cancelled: [{ id: '9', scheduledFor: '2026-01-05T08:00:00.000Z' }],
+      cancelledTruncated: false,
+    }));
+    const api = fakeApi({ getSchedule: vi.fn(async () => saved), dryRunSchedule });
     renderForm(api, { editKey: 'a.b' });
     await waitFor(() =>
       expect((screen.getByLabelText('Handler name') as HTMLInputElement).value).toBe('send-report'),
     );
     expect((screen.getByLabelText('Key') as HTMLInputElement).readOnly).toBe(true);
     type('Priority', '5');
+    // "Check changes" shows the service's dry run and writes nothing.
+    fireEvent.click(screen.getByRole('button', { name: 'Check changes' }));
+    const dry = await screen.findByTestId('dry-run');
+    expect(dryRunSchedule).toHaveBeenCalledWith(
+      'a.b',
+      expect.objectContaining({ policies: expect.objectContaining({ priority: 5 }) }),
+      7,
+    );
+    expect(dry.textContent).toContain('would be updated as version 8');
+    expect(dry.textContent).toContain('1 pending run(s) would be cancelled');
+    expect(dry.textContent).toContain('{"priority":0} → {"priority":5}');
+    expect(api.puts).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(api.puts).toHaveLength(1));
     expect(api.puts[0]).toMatchObject({

@@ -2,7 +2,21 @@
 
 export { createScheduler, Scheduler, DEFAULT_DATABASE_PATH } from './scheduler.js';
 export type { SchedulerOptions, ResolvedOptions } from './options.js';
-export { TenantApi, type PutResult } from './tenant-api.js';
+export { TenantApi, LIBRARY_ACTOR, type PutResult, type ActorOption } from './tenant-api.js';
+export {
+  DRY_RUN_NEXT_COUNT,
+  DRY_RUN_CANCELLED_MAX,
+  type DryRunResult,
+  type RollbackResult,
+} from './schedule-changes.js';
+export {
+  REVISION_CHANGES,
+  REVISIONS_KEPT,
+  type RevisionChange,
+  type RevisionNote,
+  type ScheduleRevision,
+} from './domain/schedule-revision.js';
+export { DIFF_FIELDS, diffSchedules, type DiffField, type ScheduleDiff } from './domain/schedule-diff.js';
 export type { HandlerSchedule } from './declared-schedules.js';
 export {
   DECLARED_BY_LABEL,

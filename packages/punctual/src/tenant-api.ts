@@ -31,6 +31,24 @@ import type {
   Transition,
 } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
+import type { ScheduleRevision } from './domain/schedule-revision.js';
+import {
+  dryRunPut,
+  revisionHistory,
+  revisionUnknown,
+  rollbackSchedule,
+  type DryRunResult,
+  type RollbackResult,
+} from './schedule-changes.js';
+
+/** Who a change is recorded as made by when the caller names nobody. */
+export const LIBRARY_ACTOR = 'library';
+
+/** Options every write takes: who makes the change (kept in the schedule's revision). */
+export interface ActorOption {
+  /** Recorded in the revision; default `library`. */
+  actor?: string | null | undefined;
+}
 
 export interface EngineHooks {
   /** Schedules changed: materialise anything due before `at`. */
@@ -67,10 +85,16 @@ export class TenantApi {
    * Creates or updates the schedule with this key. An update bumps `version`, cancels the old version's
    * pending runs and materialises the new spec; an identical put changes nothing.
    */
-  async put(input: ScheduleInput, opts: { expectedVersion?: number } = {}): Promise<PutResult> {
+  async put(
+    input: ScheduleInput,
+    opts: ActorOption & { expectedVersion?: number | undefined; fromVersion?: number | undefined } = {},
+  ): Promise<PutResult> {
     const now = this.clock.now();
     const existing = await this.store.getSchedule(this.tenantId, input?.key);
-    const req = this.#prepare(input, existing, now, opts.expectedVersion);
+    const req = {
+      ...this.preparePut(input, existing, now, opts.expectedVersion),
+      revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
+    };
     const res = await this.store.putSchedule(existing === undefined ? { ...req, expectNew: true } : req);
     return this.#announce(res);
   }
@@ -83,7 +107,10 @@ export class TenantApi {
    */
   async putMany(
     inputs: ScheduleInput[],
-    opts: { check?: (found: (Schedule | undefined)[]) => void; compareAndSet?: boolean } = {},
+    opts: ActorOption & {
+      check?: (found: (Schedule | undefined)[]) => void;
+      compareAndSet?: boolean;
+    } = {},
   ): Promise<PutResult[]> {
     const now = this.clock.now();
     // One read for every input when the store can; otherwise one per input.
@@ -103,7 +130,10 @@ export class TenantApi {
           ? byKey.get(keys[index] as string)
           : await this.store.getSchedule(this.tenantId, input?.key);
         const cas = opts.compareAndSet === true;
-        const req = this.#prepare(input, existing, now, cas ? existing?.version : undefined);
+        const req = {
+          ...this.preparePut(input, existing, now, cas ? existing?.version : undefined),
+          revision: { actor: actorOf(opts) },
+        };
         reqs.push(cas && existing === undefined ? { ...req, expectAbsent: true } : req);
         stored.push(existing);
       } catch (e) {
@@ -117,7 +147,8 @@ export class TenantApi {
     return results.map((r) => this.#announce(r));
   }
 
-  #prepare(
+  /** @internal Validates a put and builds its store request, writing nothing (put, putMany, dry run). */
+  preparePut(
     input: ScheduleInput,
     existing: Schedule | undefined,
     now: number,
@@ -198,18 +229,24 @@ export class TenantApi {
   }
 
   /** Deletes the schedule; its pending runs are cancelled and its history kept. */
-  async delete(key: string): Promise<boolean> {
-    const res = await this.store.deleteSchedule(this.tenantId, key, this.clock.now());
+  async delete(key: string, opts: ActorOption = {}): Promise<boolean> {
+    const res = await this.store.deleteSchedule(this.tenantId, key, this.clock.now(), {
+      actor: actorOf(opts),
+    });
     for (const t of res.transitions) this.bus.emitTransition(t);
     if (res.deleted) this.bus.emit('schedule:deleted', { tenantId: this.tenantId, key });
     return res.deleted;
   }
 
-  async pause(key: string, opts: { cancelPending?: boolean; note?: string } = {}): Promise<Schedule> {
+  async pause(
+    key: string,
+    opts: ActorOption & { cancelPending?: boolean | undefined; note?: string | undefined } = {},
+  ): Promise<Schedule> {
     const res = await this.store.pauseSchedule(this.tenantId, key, {
       cancelPending: opts.cancelPending ?? false,
       note: opts.note ?? null,
       now: this.clock.now(),
+      actor: actorOf(opts),
     });
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const t of res.transitions) this.bus.emitTransition(t);
@@ -221,7 +258,7 @@ export class TenantApi {
    * Resumes a paused schedule from now on. Occurrences that fell in the pause are recorded as skipped
    * (reason paused; at most maxCatchup of them, the rest as one record), never run late.
    */
-  async resume(key: string): Promise<Schedule> {
+  async resume(key: string, opts: ActorOption = {}): Promise<Schedule> {
     const s = await this.require(key);
     if (s.state !== 'paused') return s;
     const now = this.clock.now();
@@ -246,12 +283,47 @@ export class TenantApi {
       nextFireAt: spec.nextAfter(now - 1),
       skipped,
       now,
+      actor: actorOf(opts),
     });
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const tr of res.transitions) this.bus.emitTransition(tr);
     this.bus.emit('schedule:resumed', { schedule: res.schedule });
     this.hooks.scheduleChanged(res.schedule.nextFireAt);
     return res.schedule;
+  }
+
+  /**
+   * The schedule's revisions, newest first (kept after a delete; at most REVISIONS_KEPT per key).
+   * SCHEDULE_NOT_FOUND when the key has no schedule and no revision.
+   */
+  history(key: string, page: { cursor?: string; limit?: number } = {}): Promise<Page<ScheduleRevision>> {
+    return revisionHistory(this, key, { cursor: page.cursor, limit: clampLimit(page.limit) });
+  }
+
+  /** The revision of this version of the schedule; REVISION_UNKNOWN when none is kept. */
+  async revision(key: string, version: number): Promise<ScheduleRevision> {
+    const rev = Number.isInteger(version)
+      ? await this.store.getScheduleRevision(this.tenantId, key, version)
+      : undefined;
+    if (!rev) throw revisionUnknown(key, version);
+    return rev;
+  }
+
+  /**
+   * Restores the exact content of an earlier version as a new version (revision `rolledBack`); its pending
+   * runs follow as for any update. Unchanged (no new version) when that content is the current one.
+   */
+  rollback(
+    key: string,
+    version: number,
+    opts: ActorOption & { expectedVersion?: number | undefined } = {},
+  ): Promise<RollbackResult> {
+    return rollbackSchedule(this, key, version, { ...opts, actor: actorOf(opts) });
+  }
+
+  /** What a put of `input` would do (created, updated or unchanged, diff, next fire times), writing nothing. */
+  dryRun(input: ScheduleInput, opts: { expectedVersion?: number | undefined } = {}): Promise<DryRunResult> {
+    return dryRunPut(this, input, opts);
   }
 
   /** Runs the schedule now, outside its spec (kind manual); `payload` overrides the schedule's for this run. */
@@ -400,6 +472,10 @@ export class TenantApi {
       details: o.details ?? null,
     };
   }
+}
+
+function actorOf(opts: ActorOption): string | null {
+  return opts.actor === undefined ? LIBRARY_ACTOR : opts.actor;
 }
 
 function clampLimit(limit: number | undefined): number {

@@ -12,6 +12,11 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsGet, runsList } from '../src/cli/commands/runs.js';
 import {
+  schedulesHistory,
+  schedulesPutDryRun,
+  schedulesRollback,
+} from '../src/cli/commands/schedules-history.js';
+import {
   schedulesGet,
   schedulesList,
   schedulesPause,
@@ -73,6 +78,38 @@ async function run<A>(cmd: (args: A, io: CliIo) => Promise<number>, args: A) {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const parse = (text: string): Record<string, any> => JSON.parse(text) as Record<string, any>;
+
+describe('schedules history, rollback and put --dry-run', () => {
+  it('dry-runs a change (nothing written), lists the history and rolls back', async () => {
+    const base = { env, key: 'cli.history', tz: 'UTC', webhook: hook };
+    expect((await run(schedulesPut, { ...base, spec: '0 9 * * *' })).code).toBe(0);
+    const dry = await run(schedulesPutDryRun, { ...base, spec: '0 10 * * *' });
+    expect(dry).toMatchObject({ code: 0, err: '' });
+    expect(dry.out).toMatch(/^punctual: dry run, nothing written: schedule cli\.history would be updated/);
+    expect(dry.out).toContain('  spec: "0 9 * * *" -> "0 10 * * *"\n');
+    expect(dry.out).toMatch(/NEXT BEFORE\s+NEXT AFTER/);
+    const still = parse((await run(schedulesGet, { env, key: 'cli.history', json: true })).out);
+    expect(still.version).toBe(1);
+
+    expect((await run(schedulesPut, { ...base, spec: '0 10 * * *' })).code).toBe(0);
+    const history = await run(schedulesHistory, { env, key: 'cli.history' });
+    expect(history.code).toBe(0);
+    expect(history.out).toMatch(/^version 2 {2}\S+ {2}updated {2}by apiKey:/);
+    expect(history.out).toContain('    spec: "0 9 * * *" -> "0 10 * * *"\n');
+    const json = parse((await run(schedulesHistory, { env, key: 'cli.history', json: true })).out);
+    expect(json.items.map((r: { change: string }) => r.change)).toEqual(['updated', 'created']);
+
+    const back = await run(schedulesRollback, { env, key: 'cli.history', version: '1' });
+    expect(back.out).toBe(
+      'punctual: rolled schedule cli.history back to the content of version 1, now version 3\n',
+    );
+    const again = await run(schedulesRollback, { env, key: 'cli.history', version: 1 });
+    expect(again.out).toMatch(/already has the content of version 1: unchanged/);
+    const unknown = await run(schedulesRollback, { env, key: 'cli.history', version: 42 });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err).toContain('REVISION_UNKNOWN');
+  });
+});
 
 describe('schedules', () => {
   it('puts from options, then updates; get and ls show it (people and --json)', async () => {

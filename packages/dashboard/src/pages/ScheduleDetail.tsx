@@ -1,9 +1,11 @@
 // One schedule: its spec, description, policies and payload; its next 10 fire times; a chart of lateness
 // and duration of its last runs; its runs (updating live); and the actions (pause, resume, trigger,
-// backfill, delete). The latest run's reason answers "why didn't it run?" at the top.
+// backfill, delete); its History of changes (with rollback). The latest run's reason answers "why didn't it
+// run?" at the top.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError, RUN_STATES, type RunState } from '../api.ts';
 import { Field } from '../components/Field.tsx';
+import { HistoryPanel } from '../components/HistoryPanel.tsx';
 import { Instant } from '../components/Instant.tsx';
 import { NextFire } from '../components/NextFire.tsx';
 import { JsonView } from '../components/JsonView.tsx';
@@ -271,6 +273,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
           />
         )}
       </section>
+      {s && <HistoryPanel schedule={s} now={now} onChanged={refreshAll} />}
     </Layout>
   );
 }

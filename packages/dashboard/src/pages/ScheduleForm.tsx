@@ -1,15 +1,17 @@
 // Create or edit a schedule: a control for every field, the live description and next fire times from the
 // preview endpoint as the spec and zone are typed, the API's errors next to the field they name, and the raw
-// request that Save will send. Editing sends If-Match with the version it loaded.
+// request that Save will send. Editing sends If-Match with the version it loaded; "Check changes" shows what
+// saving would do (a dry run, nothing written).
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { formControls } from '../components/FormControls.tsx';
 import { DURATION_HINT, TargetFields } from '../components/TargetFields.tsx';
 import { JsonView } from '../components/JsonView.tsx';
+import { DryRunPanel } from '../components/DryRunPanel.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
 import { Status } from '../components/Status.tsx';
-import { TARGET_KINDS, type Schedule } from '../api.ts';
+import { TARGET_KINDS, type DryRun, type Schedule } from '../api.ts';
 import { useSession } from '../lib/context.ts';
 import { mapApiError } from '../lib/errors.ts';
 import {
@@ -165,6 +167,15 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
     } finally {
       setSaving(false);
     }
+  };
+
+  // "Check changes": the service answers what saving would do, writing nothing.
+  const [dryRun, setDryRun] = useState<{ result?: DryRun; error?: unknown } | null>(null);
+  const check = (): void => {
+    api.dryRunSchedule(editKey ?? '', keepUnedited(built.body, loaded), version).then(
+      (result) => setDryRun({ result }),
+      (error: unknown) => setDryRun({ error }),
+    );
   };
 
   const controls = formControls(form, errors, set);
@@ -354,6 +365,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             >
               {saving ? 'Saving…' : editing ? 'Save changes' : 'Create schedule'}
             </button>
+            {editing && (
+              <button type="button" onClick={check} disabled={saving || unsupported !== null}>
+                Check changes
+              </button>
+            )}
             <Link className="button" href={editing ? paths.schedule(editKey) : paths.schedules()}>
               Cancel
             </Link>
@@ -363,6 +379,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
           </div>
         </form>
         <aside className="form-side" aria-label="Preview and request">
+          {dryRun && <DryRunPanel result={dryRun.result} error={dryRun.error} tz={tz} now={now} />}
           <PreviewPanel
             heading="Preview"
             preview={preview.data}

@@ -6,6 +6,7 @@
 import type { Json } from '../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../domain/run.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../domain/schedule.js';
+import type { RevisionNote, ScheduleRevision } from '../domain/schedule-revision.js';
 
 export interface StoreCapabilities {
   /** Several processes may share this store (claims are safe across processes). */
@@ -65,6 +66,8 @@ export interface PutScheduleRequest {
   expectNew?: boolean | undefined;
   /** A created schedule starts in this state (default active; paused: pausedAt = now). An update ignores it. */
   initialState?: 'active' | 'paused' | undefined;
+  /** Who made the change (and the version a rollback restores), kept in the revision the put writes. */
+  revision?: RevisionNote | undefined;
   now: number;
 }
 
@@ -96,6 +99,14 @@ export interface RunQuery {
   /** scheduledFor in [from, to). */
   from?: number | undefined;
   to?: number | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** A key's revisions, newest first (they outlive a deleted schedule, up to REVISIONS_KEPT of them). */
+export interface RevisionQuery {
+  tenantId: string;
+  key: string;
   cursor?: string | undefined;
   limit: number;
 }
@@ -279,7 +290,10 @@ export interface Store {
   close(): Promise<void>;
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
-  /** Upsert by (tenant, key). On change: version+1, pending runs of older versions cancelled (`updated`). */
+  /**
+   * Upsert by (tenant, key). On change: version+1, pending runs of older versions cancelled (`updated`), and
+   * a revision (created, updated or rolledBack) written in the same transaction; an unchanged put writes none.
+   */
   putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult>;
   /** Several puts in one transaction: all of them are written, or none (bulk create). */
   putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]>;
@@ -290,27 +304,38 @@ export interface Store {
    */
   getSchedules?(tenantId: string, keys: string[]): Promise<Schedule[]>;
   listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
-  /** Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept. */
+  /**
+   * Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept, and a `deleted`
+   * revision is written.
+   */
   deleteSchedule(
     tenantId: string,
     key: string,
     now: number,
+    note?: RevisionNote,
   ): Promise<{ deleted: boolean; transitions: Transition[] }>;
-  /** Pauses; with cancelPending its scheduled runs become `cancelled` (`pausedCancel`). */
+  /**
+   * Pauses; with cancelPending its scheduled runs become `cancelled` (`pausedCancel`). Pausing an active
+   * schedule writes a `paused` revision.
+   */
   pauseSchedule(
     tenantId: string,
     key: string,
-    opts: { cancelPending: boolean; note: string | null; now: number },
+    opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
   /**
    * Resumes a paused schedule at `nextFireAt`; `skipped` records the occurrences that fell in the pause
-   * (state skipped, reason paused).
+   * (state skipped, reason paused), and writes a `resumed` revision.
    */
   resumeSchedule(
     tenantId: string,
     key: string,
-    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
+  /** The key's revisions, newest first, including those of a deleted schedule with this key. */
+  listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>>;
+  /** The newest revision of this key with this version (undefined when none is kept). */
+  getScheduleRevision(tenantId: string, key: string, version: number): Promise<ScheduleRevision | undefined>;
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
   /**

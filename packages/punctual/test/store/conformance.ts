@@ -14,6 +14,7 @@ import type { Ctx } from './conformance/helpers.js';
 import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
+import { revisionTests } from './conformance/revisions.js';
 import { runTests } from './conformance/runs.js';
 import { rerunTests } from './conformance/reruns.js';
 import { scheduleTests } from './conformance/schedules.js';
@@ -27,6 +28,7 @@ const GROUPS = {
   claim: claimTests,
   leases: leaseTests,
   runs: runTests,
+  revisions: revisionTests,
   reruns: rerunTests,
   tenancy: tenancyTests,
   clock: clockTests,

@@ -8,6 +8,7 @@ import { apply } from './commands/apply.js';
 import { exportSchedules } from './commands/export.js';
 import { importCrontab } from './commands/import-crontab.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
+import { schedulesHistory, schedulesPutDryRun, schedulesRollback } from './commands/schedules-history.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
 import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
 import {
@@ -133,6 +134,7 @@ export function registerClient(program: Command, w: Wiring): void {
       .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
+      .option('--dry-run', 'write nothing: show the diff, the next fire times and the runs it would cancel')
       .addHelpText(
         'after',
         `\nExample:\n  punctual schedules put reports.daily --spec '0 9 * * 1-5' --tz Europe/Paris \\\n    --webhook https://example.com/hooks/report --payload '{"report":"daily"}'\n\n` +
@@ -140,7 +142,26 @@ export function registerClient(program: Command, w: Wiring): void {
           'in-process handlers, so a "handler" target is refused here.',
       ),
   ).action(async (key: string, o: Common & Record<string, string>) =>
-    w.exit(await schedulesPut({ ...args(w.env, o), key }, w.io)),
+    w.exit(await (o.dryRun ? schedulesPutDryRun : schedulesPut)({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('history')
+      .description("a schedule's revisions, newest first: who changed what, when")
+      .argument('<key>')
+      .option('--limit <n>', '1 to 1000 (default 100)')
+      .option('--cursor <cursor>', 'the next page (printed after a full page)'),
+  ).action(async (key: string, o: Common & { limit?: string; cursor?: string }) =>
+    w.exit(await schedulesHistory({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('rollback')
+      .description("restore an earlier version's exact content as a new version")
+      .argument('<key>')
+      .argument('<version>'),
+  ).action(async (key: string, version: string, o: Common) =>
+    w.exit(await schedulesRollback({ ...args(w.env, o), key, version }, w.io)),
   );
   client(
     schedules.command('rm').description('delete a schedule (its history is kept)').argument('<key>'),

@@ -5,7 +5,7 @@
 // last use is recorded at most once a minute, beside the request: the request never waits for that write.
 
 import type { FastifyRequest } from 'fastify';
-import type { Clock, Scheduler, Tenant, TenantApi, TenantStore } from 'punctual';
+import type { ApiKey, Clock, Scheduler, Tenant, TenantApi, TenantStore } from 'punctual';
 import { API_KEY_PATTERN, apiKeyPrefix, hashApiKey } from '../tenancy/api-keys.js';
 import { HttpError } from './errors.js';
 
@@ -15,6 +15,8 @@ declare module 'fastify' {
     tenant: Tenant;
     /** The authenticated tenant's schedules and runs (set on /v1 routes only). */
     api: TenantApi;
+    /** Who the request's changes are recorded as made by: `apiKey:<id>`, with the key's name when it has one. */
+    actor: string;
   }
 }
 
@@ -32,6 +34,11 @@ export function bearerKey(header: string | string[] | undefined): string | undef
   if (typeof header !== 'string' || header.length > 256) return undefined;
   const key = BEARER.exec(header.trim())?.[1];
   return key !== undefined && API_KEY_PATTERN.test(key) ? key : undefined;
+}
+
+/** How a revision names the API key that made a change. */
+export function actorOf(key: Pick<ApiKey, 'id' | 'name'>): string {
+  return key.name === null ? `apiKey:${key.id}` : `apiKey:${key.id} (${key.name})`;
 }
 
 /** The onRequest hook of the /v1 scope. */
@@ -72,6 +79,7 @@ export function authenticate(deps: {
     }
     request.tenant = found.tenant;
     request.api = deps.scheduler.tenant(found.tenant.id);
+    request.actor = actorOf(found.key);
     request.log = request.log.child({ tenantId: found.tenant.id, apiKey: apiKeyPrefix(key) });
     touch(request, found.key.id, found.key.lastUsedAt);
   };

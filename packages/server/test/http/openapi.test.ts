@@ -106,7 +106,11 @@ it('declares bearer auth, the error shape on every /v1 operation, and the schema
   };
   expect(resolved.additionalProperties).toBe(false);
   expect(resolved.required).toEqual(['spec', 'target']);
-  expect(put.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:key', 'header:if-match']);
+  expect(put.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+    'query:dryRun',
+    'path:key',
+    'header:if-match',
+  ]);
 
   // Bodies a client may leave out are optional in the document.
   for (const action of ['pause', 'resume', 'trigger']) {

@@ -17,6 +17,7 @@ import * as m0005 from './migrations/0005-succeeded-attempt.js';
 import * as m0006 from './migrations/0006-schedule-fields.js';
 import * as m0007 from './migrations/0007-schedule-not-fired.js';
 import * as m0008 from './migrations/0008-schedule-dst.js';
+import * as m0012 from './migrations/0012-schedule-revisions.js';
 
 export interface Migration {
   version: number;
@@ -47,6 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: m0007.name, sql: m0007.sql, compatibleFrom: 5 },
   // 8 adds a nullable column (the DST choice): older code leaves it NULL, which means the defaults.
   { version: 8, name: m0008.name, sql: m0008.sql, compatibleFrom: 5 },
+  // 12 adds a table only: older code works beside it (it writes no revisions while it runs).
+  { version: 12, name: m0012.name, sql: m0012.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */
@@ -89,7 +92,8 @@ export async function requiredVersion(db: PgDb): Promise<number> {
  * has (tests pass a longer one to play a newer release).
  */
 export async function migrate(db: PgDb, known: readonly Migration[] = MIGRATIONS): Promise<void> {
-  const codeVersion = known.length;
+  // The newest migration it knows (numbers are reserved per change, so the list may skip some).
+  const codeVersion = known[known.length - 1]?.version ?? 0;
   const { schema, s } = db;
   await db.tx(async (client) => {
     // One lock per schema name: instances migrating different schemas do not wait for each other.

@@ -25,6 +25,10 @@ import {
   type ScheduleRow,
 } from './postgres-rows.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
+import { diffSchedules } from '../../domain/schedule-diff.js';
+import type { RevisionNote } from '../../domain/schedule-revision.js';
+import { contentOf as contentOfDraft, putRevision, stateRevision } from '../revision-record.js';
+import { insertRevisions } from './postgres-revisions.js';
 
 /** `expected` null: the put expected no schedule with the key (expectAbsent). */
 function conflict(key: string, expected: number | null, actual: number | null): PunctualError {
@@ -120,8 +124,24 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
   ];
 }
 
-/** The insert of new schedules from arrays (21 of them, one element per schedule), ids in the given order. */
+/**
+ * The insert of new schedules from arrays (21 of them, one element per schedule), ids in the given order,
+ * with their `created` revisions (6 more arrays) written by the same statement.
+ */
 function insertSchedulesSql(s: string): string {
+  return `WITH ins AS (${insertOnlySql(s)}),
+     rev AS (INSERT INTO ${s}.schedule_revisions (tenant_id, key, schedule_id, version, at, actor, change,
+               from_version, state, diff, content)
+             SELECT ins.tenant_id, ins.key, ins.id, ins.version, ins.created_at, r.actor, r.change,
+                    r.from_version, ins.state, r.diff, r.content
+               FROM ins JOIN unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::int[],
+                                    $27::jsonb[], $28::jsonb[])
+                          AS r(tenant_id, key, actor, change, from_version, diff, content)
+                 ON r.tenant_id = ins.tenant_id AND r.key = ins.key)
+     SELECT * FROM ins`;
+}
+
+function insertOnlySql(s: string): string {
   return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
        policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, state,
        paused_at, version, next_fire_at, fired_count, created_at, updated_at)
@@ -160,6 +180,13 @@ async function insertSchedules(
       reqs.map((r) => r.nextFireAt),
       reqs.map((r) => r.now),
       reqs.map((r) => r.initialState ?? 'active'),
+      reqs.map((r) => r.draft.tenantId),
+      reqs.map((r) => r.draft.key),
+      reqs.map((r) => r.revision?.actor ?? null),
+      reqs.map((r) => (r.revision?.fromVersion !== undefined ? 'rolledBack' : 'created')),
+      reqs.map((r) => r.revision?.fromVersion ?? null),
+      reqs.map((r) => JSON.stringify(diffSchedules(null, r.draft))),
+      reqs.map((r) => JSON.stringify(contentOfDraft(r.draft))),
     ]),
   );
   if (rows.length < reqs.length) throw new RetryTransaction();
@@ -214,7 +241,9 @@ async function changeIn(
     [current.id, ...contentOf(d), req.nextFireAt, req.now],
   );
   const transitions = await cancelScheduledRuns(db, c, String(current.id), 'updated', req.now);
-  return { schedule: toSchedule(rows[0]!), created: false, changed: true, transitions };
+  const updated = toSchedule(rows[0]!);
+  await insertRevisions(db, c, [putRevision(toSchedule(current), updated, req.revision, req.now)]);
+  return { schedule: updated, created: false, changed: true, transitions };
 }
 
 export async function getSchedule(db: PgDb, tenantId: string, key: string): Promise<Schedule | undefined> {
@@ -272,14 +301,16 @@ export async function deleteSchedule(
   tenantId: string,
   key: string,
   now: number,
+  note?: RevisionNote,
 ): Promise<{ deleted: boolean; transitions: Transition[] }> {
   return db.tx(async (c) => {
-    const { rows } = await c.query<{ id: number | string }>(
-      `DELETE FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 RETURNING id`,
+    const { rows } = await c.query<ScheduleRow>(
+      `DELETE FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 RETURNING *`,
       [tenantId, key],
     );
     if (rows[0] === undefined) return { deleted: false, transitions: [] };
     const transitions = await cancelScheduledRuns(db, c, String(rows[0].id), 'deleted', now);
+    await insertRevisions(db, c, [stateRevision(toSchedule(rows[0]), 'deleted', note?.actor, now)]);
     return { deleted: true, transitions };
   });
 }
@@ -288,7 +319,7 @@ export async function pauseSchedule(
   db: PgDb,
   tenantId: string,
   key: string,
-  opts: { cancelPending: boolean; note: string | null; now: number },
+  opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows: found } = await c.query<ScheduleRow>(
@@ -309,6 +340,8 @@ export async function pauseSchedule(
     const transitions = opts.cancelPending
       ? await cancelScheduledRuns(db, c, String(row.id), 'pausedCancel', opts.now)
       : await skipPausedRuns(db, c, String(row.id), opts.now);
+    if (paused[0] !== undefined && row.state !== 'paused')
+      await insertRevisions(db, c, [stateRevision(toSchedule(row), 'paused', opts.actor, opts.now)]);
     return { schedule: toSchedule(paused[0] ?? row), transitions };
   });
 }
@@ -317,7 +350,7 @@ export async function resumeSchedule(
   db: PgDb,
   tenantId: string,
   key: string,
-  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows } = await c.query<ScheduleRow>(
@@ -337,7 +370,10 @@ export async function resumeSchedule(
       return other[0] === undefined ? undefined : { schedule: toSchedule(other[0]), transitions: [] };
     }
     const transitions = await insertRunRows(db, c, opts.skipped, opts.now);
-    return { schedule: toSchedule(row), transitions };
+    const resumed = toSchedule(row);
+    const was = { ...resumed, state: 'paused' as const };
+    await insertRevisions(db, c, [stateRevision(was, 'resumed', opts.actor, opts.now)]);
+    return { schedule: resumed, transitions };
   });
 }
 

@@ -18,6 +18,7 @@ import type {
   PutScheduleRequest,
   PutScheduleResult,
   RunInsert,
+  RevisionQuery,
   RunQuery,
   ScheduleQuery,
   SchemaVersion,
@@ -59,6 +60,8 @@ import {
 import { insertRunRows } from './postgres-runs.js';
 import * as materializer from './postgres-materializer.js';
 import * as schedules from './postgres-schedules.js';
+import * as revisions from './postgres-revisions.js';
+import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './postgres-kv.js';
 import * as tenants from './postgres-tenants.js';
 import { Wakeups } from './postgres-wakeups.js';
@@ -156,7 +159,7 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     const db = await this.#open();
     return {
       applied: await appliedVersion(db),
-      expected: this.#opts.migrations?.length ?? LATEST_VERSION,
+      expected: this.#opts.migrations?.at(-1)?.version ?? LATEST_VERSION,
       required: await requiredVersion(db),
     };
   }
@@ -201,14 +204,15 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     tenantId: string,
     key: string,
     now: number,
+    note?: RevisionNote,
   ): Promise<{ deleted: boolean; transitions: Transition[] }> {
-    return schedules.deleteSchedule(await this.#conn(), tenantId, key, now);
+    return schedules.deleteSchedule(await this.#conn(), tenantId, key, now, note);
   }
 
   async pauseSchedule(
     tenantId: string,
     key: string,
-    opts: { cancelPending: boolean; note: string | null; now: number },
+    opts: Parameters<Store['pauseSchedule']>[2],
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = await schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
     if (res)
@@ -221,7 +225,7 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   async resumeSchedule(
     tenantId: string,
     key: string,
-    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+    opts: Parameters<Store['resumeSchedule']>[2],
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = await schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
     await this.#signal(resumeSignals(res));
@@ -229,6 +233,18 @@ export class PostgresStore implements Store, TenantStore, KvStore {
   }
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
+  async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
+    return revisions.listScheduleRevisions(await this.#conn(), q);
+  }
+
+  async getScheduleRevision(
+    tenantId: string,
+    key: string,
+    version: number,
+  ): Promise<ScheduleRevision | undefined> {
+    return revisions.getScheduleRevision(await this.#conn(), tenantId, key, version);
+  }
+
   async claimDueSchedules(req: {
     now: number;
     horizon: number;

@@ -18,6 +18,9 @@ import type {
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
+import { putRevision, stateRevision } from '../revision-record.js';
+import type { RevisionNote } from '../../domain/schedule-revision.js';
+import { insertRevision } from './sqlite-revisions.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
@@ -40,7 +43,7 @@ const UPDATE = `
   WHERE id = @id
   RETURNING *`;
 
-const DELETE = 'DELETE FROM schedules WHERE tenant_id = ? AND key = ? RETURNING id';
+const DELETE = 'DELETE FROM schedules WHERE tenant_id = ? AND key = ? RETURNING *';
 
 const PAUSE = `
   UPDATE schedules SET state = 'paused', paused_at = COALESCE(paused_at, @now), note = @note,
@@ -114,13 +117,16 @@ export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutSc
       const inserted = sql
         .stmt(INSERT)
         .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
-      return { schedule: toSchedule(inserted), created: true, changed: true, transitions: [] };
+      const schedule = toSchedule(inserted);
+      insertRevision(sql, putRevision(undefined, schedule, req.revision, req.now));
+      return { schedule, created: true, changed: true, transitions: [] };
     }
     const current = toSchedule(row);
     if (sameDraft(current, d)) return { schedule: current, created: false, changed: false, transitions: [] };
-    const updated = sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow;
+    const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
     const transitions = cancelPending(sql, row.id, 'updated', req.now);
-    return { schedule: toSchedule(updated), created: false, changed: true, transitions };
+    insertRevision(sql, putRevision(current, updated, req.revision, req.now));
+    return { schedule: updated, created: false, changed: true, transitions };
   });
 }
 
@@ -186,10 +192,12 @@ export function deleteSchedule(
   tenantId: string,
   key: string,
   now: number,
+  note?: RevisionNote,
 ): { deleted: boolean; transitions: Transition[] } {
   return sql.write(() => {
-    const row = sql.stmt(DELETE).get(tenantId, key) as { id: number } | undefined;
+    const row = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
     if (row === undefined) return { deleted: false, transitions: [] };
+    insertRevision(sql, stateRevision(toSchedule(row), 'deleted', note?.actor, now));
     return { deleted: true, transitions: cancelPending(sql, row.id, 'deleted', now) };
   });
 }
@@ -198,7 +206,7 @@ export function pauseSchedule(
   sql: SqliteDatabase,
   tenantId: string,
   key: string,
-  opts: { cancelPending: boolean; note: string | null; now: number },
+  opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
@@ -208,6 +216,8 @@ export function pauseSchedule(
     const transitions = opts.cancelPending
       ? cancelPending(sql, row.id, 'pausedCancel', opts.now)
       : skipPaused(sql, row.id, opts.now);
+    if (paused !== undefined && row.state !== 'paused')
+      insertRevision(sql, stateRevision(toSchedule(row), 'paused', opts.actor, opts.now));
     return { schedule: toSchedule(paused ?? row), transitions };
   });
 }
@@ -216,7 +226,7 @@ export function resumeSchedule(
   sql: SqliteDatabase,
   tenantId: string,
   key: string,
-  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
@@ -224,6 +234,7 @@ export function resumeSchedule(
     const resumed = sql.stmt(RESUME).get({ id: row.id, nextFireAt: opts.nextFireAt, now: opts.now }) as
       ScheduleRow | undefined;
     if (resumed === undefined) return { schedule: toSchedule(row), transitions: [] };
+    insertRevision(sql, stateRevision(toSchedule(row), 'resumed', opts.actor, opts.now));
     return { schedule: toSchedule(resumed), transitions: insertRuns(sql, opts.skipped, opts.now) };
   });
 }

@@ -16,6 +16,7 @@ import type {
   PutScheduleRequest,
   PutScheduleResult,
   RunInsert,
+  RevisionQuery,
   RunQuery,
   ScheduleQuery,
   SchemaVersion,
@@ -50,6 +51,8 @@ import {
 } from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
 import * as schedules from './sqlite-schedules.js';
+import * as revisions from './sqlite-revisions.js';
+import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './sqlite-kv.js';
 import * as tenants from './sqlite-tenants.js';
 
@@ -167,14 +170,15 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     tenantId: string,
     key: string,
     now: number,
+    note?: RevisionNote,
   ): Promise<{ deleted: boolean; transitions: Transition[] }> {
-    return schedules.deleteSchedule(this.sql, tenantId, key, now);
+    return schedules.deleteSchedule(this.sql, tenantId, key, now, note);
   }
 
   async pauseSchedule(
     tenantId: string,
     key: string,
-    opts: { cancelPending: boolean; note: string | null; now: number },
+    opts: Parameters<Store['pauseSchedule']>[2],
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = schedules.pauseSchedule(this.sql, tenantId, key, opts);
     if (res)
@@ -185,11 +189,23 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   async resumeSchedule(
     tenantId: string,
     key: string,
-    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number },
+    opts: Parameters<Store['resumeSchedule']>[2],
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
     const res = schedules.resumeSchedule(this.sql, tenantId, key, opts);
     this.signal(resumeSignals(res));
     return res;
+  }
+
+  async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
+    return revisions.listScheduleRevisions(this.sql, q);
+  }
+
+  async getScheduleRevision(
+    tenantId: string,
+    key: string,
+    version: number,
+  ): Promise<ScheduleRevision | undefined> {
+    return revisions.getScheduleRevision(this.sql, tenantId, key, version);
   }
 
   async claimDueSchedules(req: {

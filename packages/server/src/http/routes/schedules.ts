@@ -19,6 +19,8 @@ import { backfillSize, checkRunQuota, checkScheduleQuota } from '../quotas.js';
 import * as s from '../schemas.js';
 import type { PageCursors } from '../page-cursors.js';
 import { runView, scheduleView } from '../views.js';
+import * as r from '../revision-schemas.js';
+import { dryRunView } from '../revision-views.js';
 
 export interface ScheduleRouteDeps {
   tenants: TenantStore;
@@ -72,7 +74,7 @@ async function viewsOf(
   return schedules.map((x) => scheduleView(x, next.get(x.id) ?? null));
 }
 
-async function viewOf(api: TenantApi, schedule: Schedule): Promise<ReturnType<typeof scheduleView>> {
+export async function viewOf(api: TenantApi, schedule: Schedule): Promise<ReturnType<typeof scheduleView>> {
   const next = await api.nextFireTimes([schedule]);
   return scheduleView(schedule, next.get(schedule.id) ?? null);
 }
@@ -88,11 +90,13 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         summary: 'Create or update the schedule with this key',
         description:
           'Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version ' +
-          'answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota.',
+          'answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota. With ?dryRun=true ' +
+          'nothing is written: 200 with what the put would do (DryRun), or the error the put would answer.',
         params: s.scheduleParams,
         headers: s.putScheduleHeaders,
+        querystring: r.putScheduleQuery,
         body: s.putScheduleBody,
-        response: { 200: s.schedule, 201: s.schedule, ...s.errors(409) },
+        response: { 200: z.union([s.schedule, r.dryRunResult]), 201: s.schedule, ...s.errors(409) },
       },
     },
     async (request, reply) => {
@@ -102,7 +106,10 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         await checkScheduleQuota(deps.tenants, request.tenant);
       }
       const input = { ...request.body, key } as ScheduleInput;
-      const res = await request.api.put(input, { expectedVersion });
+      if (request.query.dryRun === 'true') {
+        return reply.code(200).send(dryRunView(await request.api.dryRun(input, { expectedVersion })));
+      }
+      const res = await request.api.put(input, { expectedVersion, actor: request.actor });
       return reply
         .code(res.created ? 201 : 200)
         .header('etag', etag(res.schedule.version))
@@ -167,7 +174,8 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
       },
     },
     async (request, reply) => {
-      if (!(await request.api.delete(request.params.key))) throw notFound(request.params.key);
+      if (!(await request.api.delete(request.params.key, { actor: request.actor })))
+        throw notFound(request.params.key);
       return reply.code(204).send();
     },
   );
@@ -187,7 +195,11 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
     },
     async (request) => {
       const { cancelPending, note } = request.body;
-      const schedule = await request.api.pause(request.params.key, { cancelPending, note });
+      const schedule = await request.api.pause(request.params.key, {
+        cancelPending,
+        note,
+        actor: request.actor,
+      });
       return viewOf(request.api, schedule);
     },
   );
@@ -203,7 +215,8 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         response: { 200: s.schedule, ...s.errors(404) },
       },
     },
-    async (request) => viewOf(request.api, await request.api.resume(request.params.key)),
+    async (request) =>
+      viewOf(request.api, await request.api.resume(request.params.key, { actor: request.actor })),
   );
 
   app.post(

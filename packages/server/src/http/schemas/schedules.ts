@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { cursor, instant, instantInput, limit, optionalBody, scheduleKey } from './common.js';
 import { target } from './target.js';
 
-const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
+export const SCHEDULE_STATES = ['active', 'paused', 'completed'] as const;
 const OVERLAPS = ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'] as const;
 const MISFIRES = ['skip', 'runOnce', 'runAll'] as const;
 

@@ -1,0 +1,102 @@
+// Schedule revisions in the SQLite store: the insert a schedule write makes inside its own transaction (with
+// the retention bound applied there), and the reads of a key's revisions. It must never read a clock and
+// never write a revision outside the transaction of the schedule write it records.
+
+import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { RevisionInsert } from '../revision-record.js';
+import type { Page, RevisionQuery } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { decodeCursor, encodeCursor } from './sqlite-rows.js';
+
+interface RevisionRow {
+  seq: number;
+  tenant_id: string;
+  key: string;
+  schedule_id: number;
+  version: number;
+  at: number;
+  actor: string | null;
+  change: string;
+  from_version: number | null;
+  state: string;
+  diff: string;
+  content: string;
+}
+
+const INSERT = `
+  INSERT INTO schedule_revisions (tenant_id, key, schedule_id, version, at, actor, change, from_version, state,
+    diff, content)
+  VALUES (@tenantId, @key, @scheduleId, @version, @at, @actor, @change, @fromVersion, @state, @diff, @content)`;
+
+// schedule_revisions_key: everything older than the key's REVISIONS_KEPT newest goes.
+const PRUNE = `
+  DELETE FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key AND seq <= (
+    SELECT seq FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key
+    ORDER BY seq DESC LIMIT 1 OFFSET @kept)`;
+
+const GET = `
+  SELECT * FROM schedule_revisions WHERE tenant_id = ? AND key = ? AND version = ? ORDER BY seq DESC LIMIT 1`;
+
+function toRevision(r: RevisionRow): ScheduleRevision {
+  return {
+    seq: r.seq,
+    scheduleId: String(r.schedule_id),
+    tenantId: r.tenant_id,
+    key: r.key,
+    version: r.version,
+    at: r.at,
+    actor: r.actor,
+    change: r.change as ScheduleRevision['change'],
+    fromVersion: r.from_version,
+    state: r.state as ScheduleRevision['state'],
+    diff: JSON.parse(r.diff) as ScheduleRevision['diff'],
+    content: JSON.parse(r.content) as ScheduleRevision['content'],
+  };
+}
+
+/** Records a revision; the caller is inside the write transaction of the change it records. */
+export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
+  sql.stmt(INSERT).run({
+    tenantId: r.tenantId,
+    key: r.key,
+    scheduleId: Number(r.scheduleId),
+    version: r.version,
+    at: r.at,
+    actor: r.actor,
+    change: r.change,
+    fromVersion: r.fromVersion,
+    state: r.state,
+    diff: JSON.stringify(r.diff),
+    content: JSON.stringify(r.content),
+  });
+  sql.stmt(PRUNE).run({ tenantId: r.tenantId, key: r.key, kept: REVISIONS_KEPT });
+}
+
+export function listScheduleRevisions(sql: SqliteDatabase, q: RevisionQuery): Page<ScheduleRevision> {
+  const limit = Math.max(1, q.limit);
+  const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
+  const rows = sql.read(() =>
+    sql
+      .stmt(
+        `SELECT * FROM schedule_revisions
+          WHERE tenant_id = @tenantId AND key = @key AND (@before IS NULL OR seq < @before)
+          ORDER BY seq DESC LIMIT @limit`,
+      )
+      .all({ tenantId: q.tenantId, key: q.key, before, limit: limit + 1 }),
+  ) as RevisionRow[];
+  const items = rows.slice(0, limit).map(toRevision);
+  const last = items[items.length - 1];
+  return rows.length > limit && last !== undefined
+    ? { items, nextCursor: encodeCursor([last.seq]) }
+    : { items };
+}
+
+export function getScheduleRevision(
+  sql: SqliteDatabase,
+  tenantId: string,
+  key: string,
+  version: number,
+): ScheduleRevision | undefined {
+  const row = sql.read(() => sql.stmt(GET).get(tenantId, key, version)) as RevisionRow | undefined;
+  return row === undefined ? undefined : toRevision(row);
+}

@@ -1,0 +1,137 @@
+// `punctual schedules history <key>`, `schedules rollback <key> <version>` and `schedules put --dry-run`:
+// a schedule's revisions, the rollback to an earlier version, and what a put would do, through a running
+// service's HTTP API. It owns turning answers into lines for people; what a change does is the service's
+// decision. A dry run never writes.
+
+import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
+import { seg, withClient } from '../http-client.js';
+import { printJson, table } from '../output.js';
+import { putBody, type ScheduleJson, type ScheduleKeyArgs, type SchedulesPutArgs } from './schedules.js';
+
+type Diff = Record<string, { from: unknown; to: unknown }>;
+
+interface RevisionJson {
+  version: number;
+  at: string;
+  actor: string | null;
+  change: string;
+  fromVersion: number | null;
+  diff: Diff;
+}
+
+interface DryRunJson {
+  outcome: 'created' | 'updated' | 'unchanged';
+  currentVersion: number | null;
+  nextVersion: number;
+  diff: Diff;
+  nextBefore: string[];
+  nextAfter: string[];
+  cancelled: { id: string; scheduledFor: string }[];
+  cancelledTruncated: boolean;
+}
+
+export interface SchedulesHistoryArgs extends ScheduleKeyArgs {
+  limit?: string | number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface SchedulesRollbackArgs extends ScheduleKeyArgs {
+  version?: string | number | undefined;
+}
+
+const short = (v: unknown): string => {
+  const text = JSON.stringify(v) ?? 'null';
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/** One line per changed field: `field: from -> to`. */
+export function diffLines(diff: Diff, indent = '  '): string {
+  return Object.entries(diff)
+    .map(([f, c]) => `${indent}${f}: ${short(c.from)} -> ${short(c.to)}\n`)
+    .join('');
+}
+
+export async function schedulesHistory(args: SchedulesHistoryArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const { body } = await api.call<{ items: RevisionJson[]; nextCursor: string | null }>(
+      'GET',
+      `/v1/schedules/${seg(args.key)}/revisions`,
+      { query: { limit: args.limit, cursor: args.cursor } },
+    );
+    if (args.json === true) {
+      printJson(io, body);
+      return EXIT_OK;
+    }
+    for (const r of body.items) {
+      const from = r.fromVersion === null ? '' : ` (from version ${r.fromVersion})`;
+      io.stdout(`version ${r.version}  ${r.at}  ${r.change}${from}  by ${r.actor ?? 'unknown'}\n`);
+      io.stdout(diffLines(r.diff, '    '));
+    }
+    if (body.items.length === 0) io.stdout('punctual: no revision kept\n');
+    if (body.nextCursor !== null) io.stdout(`more: --cursor ${body.nextCursor}\n`);
+    return EXIT_OK;
+  });
+}
+
+export async function schedulesRollback(args: SchedulesRollbackArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const version = Number(args.version);
+    if (!Number.isInteger(version) || version < 1)
+      throw new ArgumentError(`<version> must be a positive integer (got "${String(args.version)}")`);
+    const { body } = await api.call<{ schedule: ScheduleJson; changed: boolean; fromVersion: number }>(
+      'POST',
+      `/v1/schedules/${seg(args.key)}/rollback`,
+      { body: { version } },
+    );
+    if (args.json === true) printJson(io, body);
+    else if (body.changed)
+      io.stdout(
+        `punctual: rolled schedule ${args.key} back to the content of version ${version}, ` +
+          `now version ${body.schedule.version}\n`,
+      );
+    else
+      io.stdout(`punctual: schedule ${args.key} already has the content of version ${version}: unchanged\n`);
+    return EXIT_OK;
+  });
+}
+
+/** `schedules put --dry-run`: the same body as the put, answered with what it would do. */
+export async function schedulesPutDryRun(args: SchedulesPutArgs, io: CliIo): Promise<number> {
+  return withClient(args, io, async (api) => {
+    const body = putBody(args);
+    const headers: Record<string, string> = {};
+    if (args.ifMatch !== undefined) headers['if-match'] = String(args.ifMatch);
+    const res = await api.call<DryRunJson>('PUT', `/v1/schedules/${seg(args.key)}`, {
+      body,
+      headers,
+      query: { dryRun: 'true' },
+    });
+    const d = res.body;
+    if (args.json === true) {
+      printJson(io, d);
+      return EXIT_OK;
+    }
+    const version =
+      d.outcome === 'unchanged' ? `stays version ${d.nextVersion}` : `would be version ${d.nextVersion}`;
+    io.stdout(
+      `punctual: dry run, nothing written: schedule ${args.key} would be ${d.outcome} (${version})\n`,
+    );
+    io.stdout(diffLines(d.diff));
+    const rows = Array.from({ length: Math.max(d.nextBefore.length, d.nextAfter.length) }, (_, i) => [
+      d.nextBefore[i] ?? '',
+      d.nextAfter[i] ?? '',
+    ]);
+    if (rows.length > 0) io.stdout(table(['NEXT BEFORE', 'NEXT AFTER'], rows));
+    const more = d.cancelledTruncated ? ' (and more)' : '';
+    if (d.cancelled.length > 0) {
+      io.stdout(`would cancel ${d.cancelled.length} pending run(s)${more}:\n`);
+      io.stdout(
+        table(
+          ['ID', 'SCHEDULED FOR'],
+          d.cancelled.map((c) => [c.id, c.scheduledFor]),
+        ),
+      );
+    }
+    return EXIT_OK;
+  });
+}
