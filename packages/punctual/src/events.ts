@@ -5,20 +5,30 @@
 import type { ReconcileReport } from './domain/declared.js';
 import type { Run } from './domain/run.js';
 import type { Schedule } from './domain/schedule.js';
+import type { TraceIds } from './run-tracer.js';
 import type { DatabaseOutage } from './store/database-outage.js';
 import type { Transition } from './store/store.js';
 
+/**
+ * A run event that may end or start a traced attempt: `trace` holds the ids of the attempt's span when the
+ * scheduler has a tracer (run-tracer.ts) and this process delivered the attempt.
+ */
+export interface RunAttemptEvent {
+  run: Run;
+  trace?: TraceIds;
+}
+
 export interface PunctualEvents {
   'run:scheduled': { run: Run };
-  'run:started': { run: Run };
-  'run:succeeded': { run: Run };
-  'run:retrying': { run: Run };
-  'run:checkAgain': { run: Run };
-  'run:released': { run: Run };
-  'run:dead': { run: Run };
-  'run:skipped': { run: Run };
-  'run:expired': { run: Run };
-  'run:cancelled': { run: Run };
+  'run:started': RunAttemptEvent;
+  'run:succeeded': RunAttemptEvent;
+  'run:retrying': RunAttemptEvent;
+  'run:checkAgain': RunAttemptEvent;
+  'run:released': RunAttemptEvent;
+  'run:dead': RunAttemptEvent;
+  'run:skipped': RunAttemptEvent;
+  'run:expired': RunAttemptEvent;
+  'run:cancelled': RunAttemptEvent;
   'lease:reclaimed': { run: Run };
   /** A worker could not renew its lease (reclaimed or cancelled elsewhere) and aborted the delivery. */
   'lease:lost': { runId: string };
@@ -84,28 +94,29 @@ export class EventBus {
     }
   }
 
-  /** Emits the event that names a store transition. */
-  emitTransition(t: Transition): void {
+  /** Emits the event that names a store transition (with the ids of the attempt's span, when traced). */
+  emitTransition(t: Transition, trace?: TraceIds): void {
     const run = t.run;
+    const attempt: RunAttemptEvent = trace ? { run, trace } : { run };
     switch (t.to) {
       case 'scheduled':
         // A rerun is scheduled again from a final state: announced as scheduled, like a new run.
         if (t.from === null || run.reason === 'rerun') this.emit('run:scheduled', { run });
         else if (run.reason === 'leaseExpired') this.emit('lease:reclaimed', { run });
-        else if (run.reason === 'checkAgain') this.emit('run:checkAgain', { run });
-        else if (run.reason === 'released') this.emit('run:released', { run });
-        else this.emit('run:retrying', { run });
+        else if (run.reason === 'checkAgain') this.emit('run:checkAgain', attempt);
+        else if (run.reason === 'released') this.emit('run:released', attempt);
+        else this.emit('run:retrying', attempt);
         return;
       case 'running':
-        this.emit('run:started', { run });
+        this.emit('run:started', attempt);
         return;
       case 'dead':
         if (t.from === 'running' && run.error?.code === 'LEASE_EXPIRED')
           this.emit('lease:reclaimed', { run });
-        this.emit('run:dead', { run });
+        this.emit('run:dead', attempt);
         return;
       default:
-        this.emit(`run:${t.to}`, { run });
+        this.emit(`run:${t.to}`, attempt);
     }
   }
 }

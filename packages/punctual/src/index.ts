@@ -27,7 +27,23 @@ export {
 } from './domain/declared.js';
 export { RERUNNABLE_STATES, type RerunRange, type RerunnableState } from './reruns.js';
 export { systemClock, offsetClock, type Clock, type CancelTimer } from './clock.js';
-export { EventBus, type PunctualEvents, type EventName, type Listener } from './events.js';
+export {
+  EventBus,
+  type PunctualEvents,
+  type EventName,
+  type Listener,
+  type RunAttemptEvent,
+} from './events.js';
+export {
+  FAILED_SPAN_OUTCOMES,
+  type AttemptSpan,
+  type AttemptSpanEnd,
+  type AttemptSpanOutcome,
+  type AttemptSpanStart,
+  type RunTracer,
+  type TraceContext,
+  type TraceIds,
+} from './run-tracer.js';
 export { PunctualError, ERROR_CODES, isPunctualError, type ErrorCode } from './errors.js';
 export { ok, retry, fail, checkAgain } from './targets/outcomes.js';
 export type { Handler, HandlerContext, PayloadSchema } from './targets/handler-target.js';

@@ -11,6 +11,7 @@ import {
   type OrphanPolicy,
 } from './domain/declared.js';
 import { PunctualError } from './errors.js';
+import type { RunTracer } from './run-tracer.js';
 import type { Store } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 
@@ -61,6 +62,12 @@ export interface SchedulerOptions {
    * DECLARATION_KEY_TAKEN). See docs/declared-schedules.md.
    */
   declared?: { app?: string; orphans?: OrphanPolicy; adopt?: boolean };
+  /**
+   * Opens a span per delivered attempt (run-tracer.ts); its W3C trace context is sent with webhook and broker
+   * deliveries and its ids ride on the run events. Default: none (no tracing; the library loads no tracing
+   * code). The service builds one from OpenTelemetry when tracing is configured (docs/operations.md).
+   */
+  tracer?: RunTracer;
 }
 
 export interface ResolvedOptions {

@@ -95,6 +95,7 @@ export class Scheduler extends TenantApi {
       maxSleepMs: options.maxSleepMs,
       maxResultBytes: options.maxResultBytes,
       random: options.random,
+      ...(opts.tracer && { tracer: opts.tracer }),
     });
     this.#materializer = new Materializer(
       store,

@@ -4,6 +4,7 @@
 
 import type { CancelTimer } from '../clock.js';
 import type { Run } from '../domain/run.js';
+import type { AttemptSpan } from '../run-tracer.js';
 import type { ClaimedRun } from '../store/store.js';
 
 export interface InFlight {
@@ -27,6 +28,8 @@ export interface InFlight {
   cancelTimeout: CancelTimer;
   /** When the lease lapses unless renewed (engine clock). */
   leaseUntil: number;
+  /** The span of the attempt being delivered, while it is open (only with a tracer). */
+  span?: AttemptSpan;
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
+import type { TraceIds } from '../run-tracer.js';
 import type { ClaimResult, Settlement, Store } from '../store/store.js';
 
 export interface SettlementPipelineOptions {
@@ -35,8 +36,11 @@ export interface SettlementHooks {
   giveUp(): boolean;
 }
 
+/** A settlement and, when the attempt was traced, its span's ids (for the event it ends in). */
+export type QueuedSettlement = Settlement & { trace?: TraceIds };
+
 export class SettlementPipeline {
-  #queue: Settlement[] = [];
+  #queue: QueuedSettlement[] = [];
   #inFlight = 0;
   #scheduled = false;
   #backingOff = false;
@@ -54,7 +58,7 @@ export class SettlementPipeline {
   ) {}
 
   /** Queues a settlement; it is sent on the next turn with every other one queued by then. */
-  push(settlement: Settlement): void {
+  push(settlement: QueuedSettlement): void {
     this.#queue.push(settlement);
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -97,7 +101,7 @@ export class SettlementPipeline {
   }
 
   /** One transaction: the batch's settlements, and a claim for the slots they free when the store can. */
-  async #send(batch: Settlement[]): Promise<void> {
+  async #send(batch: QueuedSettlement[]): Promise<void> {
     let results: Awaited<ReturnType<Store['settleRuns']>>;
     let claimed: { res: ClaimResult; now: number } | undefined;
     try {
@@ -138,7 +142,7 @@ export class SettlementPipeline {
     batch.forEach((s, i) => {
       const t = results[i];
       this.hooks.settled(s.runId, t !== undefined && t !== null);
-      if (t) this.bus.emitTransition(t);
+      if (t) this.bus.emitTransition(t, s.trace);
       else this.bus.emit('lease:lost', { runId: s.runId });
     });
     if (claimed) this.hooks.claimed(claimed.res, claimed.now);

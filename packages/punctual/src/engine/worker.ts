@@ -16,8 +16,10 @@ import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
+import type { RunTracer } from '../run-tracer.js';
 import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
+import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
@@ -55,6 +57,8 @@ export interface WorkerOptions {
   /** Results larger than this (JSON bytes) are replaced by a marker. */
   maxResultBytes: number;
   random: () => number;
+  /** Opens a span per delivered attempt (run-tracer.ts); none: no tracing. */
+  tracer?: RunTracer;
 }
 
 export class Worker {
@@ -71,6 +75,7 @@ export class Worker {
   readonly #prefetch: PrefetchSizer;
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
+  readonly #spans: AttemptSpans | undefined;
 
   constructor(
     private readonly store: Store,
@@ -80,6 +85,7 @@ export class Worker {
     private readonly opts: WorkerOptions,
   ) {
     this.#prefetch = new PrefetchSizer({ concurrency: opts.concurrency, ...opts.prefetch });
+    this.#spans = opts.tracer ? new AttemptSpans(opts.tracer, bus) : undefined;
     this.#waiting = new WaitingRuns<InFlight>(clock, {
       max: opts.maxWaiting,
       recheckMs: opts.deferMs,
@@ -295,7 +301,10 @@ export class Worker {
     flight.buffered = false;
     flight.delivered = true;
     this.#executing++;
-    this.bus.emit('run:started', { run: { ...run, startedAt: firstStart(flight) } });
+    const started = { ...run, startedAt: firstStart(flight) };
+    if (this.#spans) flight.span = this.#spans.start(run, schedule, startedAt);
+    const trace = flight.span?.context;
+    this.bus.emit('run:started', trace ? { run: started, trace: traceIds(trace) } : { run: started });
     const timeoutMs = schedule.policies.timeoutMs;
     const timedOut = new Promise<Outcome>((resolve) => {
       flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
@@ -315,6 +324,7 @@ export class Worker {
             payload: run.payload ?? schedule.payload,
             signal: abort.signal,
             startedAt,
+            ...(trace && { trace }),
           })
           .catch((e: unknown) => ({ type: 'retry', error: { code: 'ATTEMPT_FAILED', ...describeThrown(e) } }))
       : Promise.resolve({
@@ -364,7 +374,13 @@ export class Worker {
     flight.settled = true;
     const run = flight.claimed.run;
     const error = 'error' in next ? next.error : null;
+    const span = flight.span;
+    if (span) {
+      flight.span = undefined;
+      this.#spans!.end(span, { outcome, error, endedAt: now });
+    }
     this.#settlements.push({
+      ...(span && { trace: traceIds(span.context) }),
       runId: run.id,
       token: flight.claimed.token,
       startedAt: firstStart(flight),
@@ -442,6 +458,14 @@ export class Worker {
 
   #drop(f: InFlight, why: string): void {
     f.abort.abort(new Error(why));
+    if (f.span) {
+      this.#spans!.end(f.span, {
+        outcome: 'lost',
+        error: { code: 'LEASE_LOST', message: why },
+        endedAt: this.clock.now(),
+      });
+      f.span = undefined;
+    }
     f.cancelTimeout();
     if (f.buffered) this.#buffer.takeWhere((b) => b === f);
     else if (f.waiting) {

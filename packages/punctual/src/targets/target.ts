@@ -7,6 +7,7 @@ import type { Outcome } from '../domain/outcome.js';
 import type { Run } from '../domain/run.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { Target, TargetKind } from '../domain/target.js';
+import type { TraceContext } from '../run-tracer.js';
 
 export interface Delivery {
   run: Run;
@@ -17,6 +18,11 @@ export interface Delivery {
   signal: AbortSignal;
   /** The instant the attempt started (engine clock). */
   startedAt: number;
+  /**
+   * The attempt's span when the scheduler traces (run-tracer.ts): targets that carry headers send
+   * `trace.headers` (W3C `traceparent`, `tracestate`) with the message.
+   */
+  trace?: TraceContext;
 }
 
 export interface TargetDriver {

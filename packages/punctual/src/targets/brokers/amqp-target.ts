@@ -45,6 +45,7 @@ interface PublishOptions {
   contentType: string;
   timestamp: number;
   appId: string;
+  headers?: Record<string, string>;
 }
 interface ReturnedMessage {
   properties: { messageId?: string };
@@ -238,6 +239,8 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
                 contentType: 'application/json',
                 timestamp: Math.floor(d.startedAt / 1000),
                 appId: 'punctual',
+                // The attempt's span (W3C Trace Context) as message headers when the scheduler traces.
+                ...(d.trace && { headers: { ...d.trace.headers } }),
               },
               (err) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
             );

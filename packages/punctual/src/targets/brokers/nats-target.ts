@@ -52,13 +52,23 @@ interface NatsConnection {
   drain(): Promise<void>;
   isClosed(): boolean;
 }
+/** The part of a NATS header set this driver uses. */
+interface MsgHeaders {
+  set(name: string, value: string): void;
+}
 interface JetStream {
-  publish(subject: string, data: string, opts: { msgID: string; timeout: number }): Promise<PubAck>;
+  publish(
+    subject: string,
+    data: string,
+    opts: { msgID: string; timeout: number; headers?: MsgHeaders },
+  ): Promise<PubAck>;
 }
 
 interface Handle {
   nc: NatsConnection;
   js: JetStream;
+  /** A new, empty header set (the client's `headers()`). */
+  headers: () => MsgHeaders;
   connected: boolean;
   /** Publishes waiting for the connection to come back. */
   waiters: ReadyWaiters;
@@ -93,7 +103,7 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
 
   const clients: SharedClients<Handle> = new SharedClients<Handle>(
     async (conn) => {
-      const [{ connect }, { jetstream }] = await loadNats();
+      const [{ connect, headers }, { jetstream }] = await loadNats();
       const nc = (await connect({
         ...natsOptions(conn.url),
         name: `punctual:${conn.name}`,
@@ -105,6 +115,7 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
       const handle: Handle = {
         nc,
         js: jetstream(nc as never) as unknown as JetStream,
+        headers: () => headers() as MsgHeaders,
         connected: true,
         waiters: new ReadyWaiters(),
         inFlight: new Set(),
@@ -192,7 +203,11 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
         try {
           ack = await bounded(
             Promise.race([
-              handle.js.publish(subject, body, { msgID: id, timeout: publishTimeoutMs }),
+              handle.js.publish(subject, body, {
+                msgID: id,
+                timeout: publishTimeoutMs,
+                ...(d.trace && { headers: traceHeaders(handle, d.trace.headers) }),
+              }),
               dropped,
             ]),
             d.signal,
@@ -226,4 +241,11 @@ function publishError(e: unknown): string {
   }
   if (name === 'TimeoutError') return 'no acknowledgement from the stream in time';
   return errorText(e);
+}
+
+/** The attempt's span (W3C Trace Context) as NATS message headers. */
+function traceHeaders(handle: Handle, trace: Record<string, string>): MsgHeaders {
+  const h = handle.headers();
+  for (const [name, value] of Object.entries(trace)) h.set(name, value);
+  return h;
 }

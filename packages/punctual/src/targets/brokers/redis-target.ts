@@ -136,7 +136,8 @@ export function redisTarget(opts: RedisTargetOptions): TargetDriver {
             client.xAdd(
               stream,
               '*',
-              { id, body },
+              // The attempt's span (W3C Trace Context) as entry fields when the scheduler traces.
+              d.trace ? { id, body, ...d.trace.headers } : { id, body },
               target.maxLen === undefined
                 ? undefined
                 : { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: target.maxLen } },

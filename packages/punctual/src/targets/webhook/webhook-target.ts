@@ -154,6 +154,8 @@ export function webhookTarget(opts: WebhookTargetOptions): TargetDriver {
           'content-type': 'application/json',
           'user-agent': userAgent,
           ...target.headers,
+          // The attempt's span (W3C Trace Context) when the scheduler traces: it wins over a fixed header.
+          ...d.trace?.headers,
           'webhook-id': id,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signature,
