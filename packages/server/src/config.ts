@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { TARGET_SETTINGS, limitProblems } from './config-targets.js';
 import { duration, int, isPlainObject, size, validCidr } from './config-values.js';
 import { isSchedulePatternList } from './metric-schedule-labels.js';
+import { OTEL_MODES, type OtelMode } from './otel-tracing.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -42,6 +43,8 @@ export interface Config {
   metricsScheduleLabels: string;
   /** The bearer token GET /metrics requires (and then shows tenant labels); null: open, no tenant ids. */
   metricsToken: string | null;
+  /** Traces (otel-tracing.ts): `auto` on when an OTLP endpoint is set in the environment, `on`, or `off`. */
+  otel: OtelMode;
   // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
   // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
   /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
@@ -250,6 +253,16 @@ export const SETTINGS: readonly Setting[] = [
       '/metrics is open and sums them over tenants (no tenant id).',
     schema: z.string().regex(/^[\x21-\x7e]{16,512}$/),
   },
+  {
+    key: 'otel',
+    env: 'PUNCTUAL_OTEL',
+    default: 'auto',
+    expect: `one of ${OTEL_MODES.join(', ')}`,
+    doc:
+      'OpenTelemetry traces of run attempts, exported over OTLP/HTTP: auto (on when ' +
+      'OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set), on, off.',
+    schema: z.enum(OTEL_MODES),
+  },
   ...TARGET_SETTINGS,
 ];
 
@@ -387,5 +400,6 @@ export function loadConfig(
     metricsTenantLabels: get<number>('metricsTenantLabels'),
     metricsScheduleLabels: get<string>('metricsScheduleLabels'),
     metricsToken: get<string | undefined>('metricsToken') ?? null,
+    otel: get<OtelMode>('otel'),
   });
 }

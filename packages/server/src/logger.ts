@@ -1,9 +1,9 @@
 // The service's logs: pino JSON lines, or one terminal line per event (log-line.ts) when standard output is
 // a terminal (or asked for), and the scheduler events worth a line, each with tenantId, scheduleKey and
-// runId. It must never log a payload, a result, an API key or a webhook secret.
+// runId (and trace_id, span_id of the attempt's span when tracing is on). It must never log a payload, a result, an API key or a webhook secret.
 
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { Run, Scheduler } from 'punctual';
+import type { Run, Scheduler, TraceIds } from 'punctual';
 import type { Config } from './config.js';
 import { formatLogChunk } from './log-line.js';
 
@@ -48,29 +48,37 @@ export async function createLogger(
   return opts.destination ? pino(base, opts.destination) : pino(base);
 }
 
-function ids(run: Run): Record<string, unknown> {
-  return {
+function ids(run: Run, trace?: TraceIds): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     tenantId: run.tenantId,
     scheduleKey: run.scheduleKey,
     runId: run.id,
     occurrenceId: run.occurrenceId,
     attempt: run.attempt,
   };
+  // The attempt's span, when tracing is on: the OpenTelemetry log field names.
+  if (trace) {
+    out.trace_id = trace.traceId;
+    out.span_id = trace.spanId;
+  }
+  return out;
 }
 
 /** Logs the scheduler's events: failures and lapses at warn, normal progress at debug. Returns an unsubscribe. */
 export function logSchedulerEvents(scheduler: Scheduler, logger: Logger): () => void {
   const log = logger.child({ component: 'scheduler' });
   const offs = [
-    scheduler.on('run:started', ({ run }) => log.debug(ids(run), 'run started')),
-    scheduler.on('run:succeeded', ({ run }) => log.info(ids(run), 'run succeeded')),
-    scheduler.on('run:retrying', ({ run }) =>
+    scheduler.on('run:started', ({ run, trace }) => log.debug(ids(run, trace), 'run started')),
+    scheduler.on('run:succeeded', ({ run, trace }) => log.info(ids(run, trace), 'run succeeded')),
+    scheduler.on('run:retrying', ({ run, trace }) =>
       log.info(
-        { ...ids(run), error: run.error, retryAt: new Date(run.dueAt).toISOString() },
+        { ...ids(run, trace), error: run.error, retryAt: new Date(run.dueAt).toISOString() },
         'run will be retried',
       ),
     ),
-    scheduler.on('run:dead', ({ run }) => log.warn({ ...ids(run), error: run.error }, 'run failed for good')),
+    scheduler.on('run:dead', ({ run, trace }) =>
+      log.warn({ ...ids(run, trace), error: run.error }, 'run failed for good'),
+    ),
     scheduler.on('run:expired', ({ run }) => log.warn(ids(run), 'run expired before it could start')),
     scheduler.on('run:skipped', ({ run }) => log.debug({ ...ids(run), reason: run.reason }, 'run skipped')),
     scheduler.on('run:cancelled', ({ run }) =>

@@ -5,6 +5,7 @@
 // never print the bootstrap key itself (serve does, once) nor log a broker URL.
 
 import type { AddressInfo } from 'node:net';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import {
@@ -39,6 +40,7 @@ import { buildApp, type App } from './http/app.js';
 import { StorageHealth } from './http/storage-health.js';
 import { createLogger, logSchedulerEvents, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { createOtelTracing, tracingEnabled, type OtelTracing } from './otel-tracing.js';
 import { openStore } from './store-from-config.js';
 import { bootstrapTenants } from './tenancy/bootstrap.js';
 
@@ -52,6 +54,11 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Process metrics (CPU, memory, event loop) on /metrics. Default true. */
   processMetrics?: boolean;
+  /**
+   * Traces to this exporter (each span as it ends) whatever PUNCTUAL_OTEL says. Default: OTLP over HTTP
+   * when tracing is on (otel-tracing.ts), none when off.
+   */
+  spanExporter?: SpanExporter;
 }
 
 export interface Service {
@@ -70,6 +77,8 @@ export interface Service {
   readonly commandTenants: readonly string[] | null;
   /** The script target when enabled (PUNCTUAL_SCRIPTS), else null. */
   readonly scripts: ScriptTargetDriver | null;
+  /** Whether run attempts are traced (PUNCTUAL_OTEL, or an injected span exporter). */
+  readonly tracing: boolean;
   /** Starts the engine and listens. Returns the URL users reach the service at. */
   start(): Promise<{ url: string }>;
   /** Graceful stop; safe to call twice. */
@@ -152,9 +161,20 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
   // Commands run on this machine: only when the operator turned them on, for the tenants named.
   const commandTenants = config.commandTarget === 'on' ? (config.commandTenants ?? []) : null;
   if (commandTenants) targets.push(commandTarget({ tenants: commandTenants }));
+  // OpenTelemetry is loaded only when tracing is on.
+  let tracing: OtelTracing | null = null;
+  if (opts.spanExporter || tracingEnabled(config.otel, process.env)) {
+    try {
+      tracing = await createOtelTracing(opts.spanExporter ? { exporter: opts.spanExporter } : {});
+    } catch (e) {
+      await Promise.all([scripts?.close(), store.close()]).catch(() => {});
+      throw e;
+    }
+  }
   const scheduler = createScheduler({
     store,
     clock,
+    ...(tracing && { tracer: tracing.tracer }),
     concurrency: config.concurrency,
     shutdownGraceMs: config.shutdownGraceMs,
     targets: [
@@ -184,6 +204,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     logger.info({ tenantId: bootstrap.tenantId }, 'first start: created the default tenant and its API key');
   // From here on, time is the engine's: corrected by the offset to a shared database's clock.
   logger.info({ targets: targetKinds }, 'targets enabled');
+  if (tracing) logger.info('tracing on: a span per run attempt (OpenTelemetry)');
   if (commandTenants)
     logger.warn(
       { tenants: commandTenants },
@@ -245,6 +266,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     targetKinds,
     commandTenants,
     scripts,
+    tracing: tracing !== null,
     async start() {
       checkAtStart();
       // On a damaged database the engine stays stopped; the API answers (reads, STORAGE_CORRUPT, /readyz).
@@ -262,6 +284,10 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
           await app.close();
         } finally {
           await scheduler.close();
+          // The spans of the last attempts are exported before the process goes.
+          await tracing
+            ?.shutdown()
+            .catch((err: unknown) => logger.warn({ err }, 'could not export the last spans'));
           metrics.close();
           unlog();
           logger.info('stopped');
