@@ -23,6 +23,14 @@ import {
   type TcpProxy,
 } from './broker-support.js';
 
+const TRACE = {
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  headers: {
+    traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    tracestate: 'vendor=1',
+  },
+};
 const url = serviceUrl('PUNCTUAL_TEST_AMQP_URL', 'RabbitMQ');
 
 describe.runIf(url)('amqp target', () => {
@@ -175,6 +183,21 @@ describe.runIf(url)('amqp target', () => {
     const [msg] = await consume(q, 1);
     expect(msg!.properties.messageId).toBe(`job:order-events:${SCHEDULED}`);
     expect(JSON.parse(msg!.content.toString())).toMatchObject({ id: `job:order-events:${SCHEDULED}` });
+  });
+
+  it("sends the attempt's trace context as message headers when the delivery is traced", async () => {
+    driver = amqpTarget({ connections: connections() });
+    const { name, queue: q } = await queue();
+    const traced = { ...delivery({ amqp: { connection: 'rabbit', routingKey: name } }), trace: TRACE };
+    expect(await driver.deliver(traced)).toMatchObject({ type: 'ok' });
+    expect(
+      await driver.deliver(delivery({ amqp: { connection: 'rabbit', routingKey: name } })),
+    ).toMatchObject({
+      type: 'ok',
+    });
+    const msgs = await consume(q, 2);
+    expect(msgs[0]!.properties.headers).toMatchObject(TRACE.headers);
+    expect(msgs[1]!.properties.headers?.traceparent).toBeUndefined();
   });
 
   it('publishes to a named exchange under the prefix, with the routing key as given', async () => {

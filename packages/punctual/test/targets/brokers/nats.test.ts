@@ -27,6 +27,14 @@ import {
   type TcpProxy,
 } from './broker-support.js';
 
+const TRACE = {
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  headers: {
+    traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    tracestate: 'vendor=1',
+  },
+};
 const url = serviceUrl('PUNCTUAL_TEST_NATS_URL', 'NATS (JetStream)');
 
 describe.runIf(url)('nats target', () => {
@@ -186,6 +194,17 @@ describe.runIf(url)('nats target', () => {
     expect(info.state.messages).toBe(1);
     const stored = await jsm.streams.getMessage(stream, { seq: 1 });
     expect(stored!.header.get('Nats-Msg-Id')).toBe(d.run.occurrenceId);
+  });
+
+  it("sends the attempt's trace context as message headers when the delivery is traced", async () => {
+    driver = natsTarget({ connections: connections() });
+    const { name, stream } = await subjectWithStream();
+    const d = { ...delivery({ nats: { connection: 'events', subject: name } }), trace: TRACE };
+    expect(await driver.deliver(d)).toMatchObject({ type: 'ok', result: { duplicate: false } });
+    const stored = await jsm.streams.getMessage(stream, { seq: 1 });
+    expect(stored!.header.get('Nats-Msg-Id')).toBe(d.run.occurrenceId);
+    expect(stored!.header.get('traceparent')).toBe(TRACE.headers.traceparent);
+    expect(stored!.header.get('tracestate')).toBe(TRACE.headers.tracestate);
   });
 
   it('takes the message id from the target idTemplate: two schedules with one key are stored once', async () => {
