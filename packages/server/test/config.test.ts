@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       metricsTenantLabels: 20,
       metricsScheduleLabels: '',
       metricsToken: null,
+      otel: 'auto',
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
         PUNCTUAL_METRICS_TENANT_LABELS: '0',
         PUNCTUAL_METRICS_SCHEDULE_LABELS: 'nightly-report, acme/billing.*',
         PUNCTUAL_METRICS_TOKEN: 'scrape-token-0123456789',
+        PUNCTUAL_OTEL: 'on',
       },
       noFile,
     );
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       metricsTenantLabels: 0,
       metricsScheduleLabels: 'nightly-report, acme/billing.*',
       metricsToken: 'scrape-token-0123456789',
+      otel: 'on',
     });
   });
 

@@ -6,7 +6,7 @@
 // endpoint in the environment) exports the span over OTLP/HTTP to a local collector.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -185,6 +185,13 @@ it('is on for PUNCTUAL_OTEL=on, off for off, and with auto when an OTLP endpoint
   );
 });
 
+it('documents the span name and every attribute in docs/operations.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Tracing'), doc.indexOf('## Health'));
+  expect(section).toContain(`\`${RUN_SPAN_NAME}\``);
+  for (const name of Object.values(A)) expect(section).toContain(`| \`${name}\` |`);
+});
+
 const redisUrl = serviceUrl('PUNCTUAL_TEST_REDIS_URL', 'Redis');
 
 describe.runIf(redisUrl)('a traced redis target', () => {
@@ -217,7 +224,7 @@ describe.runIf(redisUrl)('a traced redis target', () => {
     const [span] = exporter.getFinishedSpans();
     expect(span?.kind).toBe(SpanKind.PRODUCER);
     expect(span?.attributes[A.targetKind]).toBe('redis');
-    const entries = await admin.xRange(`ptrace.${name}`, '-', '+');
+    const entries = (await admin.xRange(`ptrace.${name}`, '-', '+')) ?? [];
     expect(entries).toHaveLength(1);
     expect(entries[0]!.message).toMatchObject({
       id: run.occurrenceId,
