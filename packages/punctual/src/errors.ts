@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   ATTEMPT_TIMEOUT: 'the attempt ran past its timeout',
   ATTEMPT_FAILED: 'the target reported a failure or threw',
   LEASE_EXPIRED: "the worker's lease lapsed before it settled the run (crash, pause, stalled loop)",
+  LEASE_LOST:
+    "the worker lost the run's lease while delivering it (cancelled or reclaimed): on the attempt's span only",
   CHECK_LIMIT_REACHED: 'check-again was asked beyond maxChecks or past the horizon',
   CHECK_AGAIN_IN_PAST: 'check-again was asked for an instant before the attempt ended',
   RESULT_TOO_LARGE: 'the result exceeded the size cap and was not stored',
