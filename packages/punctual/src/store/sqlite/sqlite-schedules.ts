@@ -64,7 +64,7 @@ const RESUME = `
 
 // A range of schedules_due, in its order (no sort). The claim only spreads work between materializers;
 // advance's CAS decides. INDEXED BY: see above.
-const CLAIM_DUE = `
+export const CLAIM_DUE = `
   UPDATE schedules SET claimed_until = @until
   WHERE id IN (
     SELECT id FROM schedules INDEXED BY schedules_due
@@ -80,7 +80,7 @@ const ADVANCE = `
     AND state = 'active'`;
 
 // One probe of schedules_due (its first non-null entry).
-const NEXT_SCHEDULE_AT =
+export const NEXT_SCHEDULE_AT =
   "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active'";
 
 function draftParams(d: ScheduleDraft): Record<string, unknown> {
@@ -290,7 +290,7 @@ export function nextScheduleAt(sql: SqliteDatabase): number | null {
 
 // schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet
 // (reported ones stay few: they are overdue). INDEXED BY: see CLAIM_DUE.
-const TAKE_OVERDUE = `
+export const TAKE_OVERDUE = `
   UPDATE schedules SET not_fired_at = next_fire_at
   WHERE id IN (SELECT id FROM schedules INDEXED BY schedules_due
                WHERE state = 'active' AND next_fire_at < @cutoff
