@@ -294,8 +294,9 @@ describe('sqlite store', () => {
       expect(next).toBe(T0);
       expect(late.map((s) => s.key)).toEqual(['due']);
       expect(pendingAt.size).toBe(0);
-      // Each of these read every active schedule before (about 100 ms apiece here).
-      expect(elapsed).toBeLessThan(50);
+      // Each of these read and sorted every active schedule before: about 100 ms apiece, 450 ms for the
+      // four on a quiet machine. The bound leaves room for a loaded one; the plans above are the exact check.
+      expect(elapsed).toBeLessThan(250);
       await big.close();
     },
   );
