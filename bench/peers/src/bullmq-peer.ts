@@ -15,6 +15,7 @@ export class BullMqPeer implements Peer {
   readonly name: string;
   readonly server: 'redis' | 'postgres';
   readonly maxRecurring = 10_000_000;
+  readonly spreadSkipReason = 'not implemented: this adapter registers cron job schedulers only';
   settings: Record<string, string | number | boolean> = {};
   private queue!: any;
   private worker: any = null;

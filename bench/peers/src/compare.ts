@@ -71,6 +71,7 @@ const workloads = (flag('--workloads')?.split(',') ??
         'fan-out',
         'backlog-precision',
         'many-schedules',
+        'seconds-spread',
       ])) as WorkloadName[];
 const reps = Number(flag('--reps') ?? (quick ? 2 : 3));
 /**
@@ -79,7 +80,7 @@ const reps = Number(flag('--reps') ?? (quick ? 2 : 3));
  */
 const ONE_REP: readonly WorkloadName[] = quick
   ? ['fan-out']
-  : ['fan-out', 'backlog-precision', 'many-schedules'];
+  : ['fan-out', 'backlog-precision', 'many-schedules', 'seconds-spread'];
 const repsOf = (w: WorkloadName): number => (ONE_REP.includes(w) ? Math.min(1, reps) : reps);
 /** Each child is bounded: the longest workload (many schedules) plus loading time. */
 const CHILD_TIMEOUT_MS = Math.max(15 * 60_000, (sizes.manyMinutes + 20) * 60_000);

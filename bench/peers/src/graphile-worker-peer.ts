@@ -24,6 +24,7 @@ export class GraphileWorkerPeer implements Peer {
   readonly name = 'graphile-worker';
   readonly server = 'postgres' as const;
   readonly maxRecurring = 10_000_000;
+  readonly spreadSkipReason = 'not implemented: crontab items have minute precision';
   settings: Record<string, string | number | boolean> = {};
   private utils!: WorkerUtils;
   private runner: Runner | null = null;

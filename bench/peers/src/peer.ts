@@ -31,6 +31,14 @@ export interface Peer {
   loadDue(items: { id: string; at: number }[]): Promise<void>;
   /** Registers `n` recurring schedules with ids `rec-<i>`; called before startWorkers. */
   scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void>;
+  /**
+   * Registers `n` schedules `rec-<i>` repeating every `periodMs`, the i-th at `phaseFor(i)` ms into the
+   * period (it fires at k * periodMs + phase, as a schedule created at that moment of the period repeats);
+   * called before startWorkers. Absent: the adapter skips the `seconds-spread` workload (`spreadSkipReason`).
+   */
+  scheduleSpread?(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void>;
+  /** Why the adapter has no scheduleSpread (shown when the workload is skipped). */
+  readonly spreadSkipReason?: string;
   startWorkers(concurrency: number, onRun: OnRun): Promise<void>;
   /** Bytes used by this peer's data on its server. */
   storageBytes(): Promise<number>;
@@ -79,6 +87,11 @@ export function cronPeriod(cron: string): { periodMs: number; offsetMs: number }
   if (rest.join(' ') !== '* * * *') throw new Error(`unsupported cron for the baseline: ${cron}`);
   if (minute === '*') return { periodMs: 60_000, offsetMs: 0 };
   return { periodMs: 3_600_000, offsetMs: Number(minute) * 60_000 };
+}
+
+/** The first instant k * periodMs + phaseMs strictly after `after`. */
+export function nextPhase(periodMs: number, phaseMs: number, after: number): number {
+  return Math.floor((after - phaseMs) / periodMs) * periodMs + periodMs + phaseMs;
 }
 
 export function nextFire(cron: string, after: number): number {

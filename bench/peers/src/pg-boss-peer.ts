@@ -18,6 +18,8 @@ export class PgBossPeer implements Peer {
   readonly name = 'pg-boss';
   readonly server = 'postgres' as const;
   readonly maxRecurring = 10_000_000;
+  readonly spreadSkipReason =
+    'not implemented: this adapter registers cron schedules only (minute precision)';
   settings: Record<string, string | number | boolean> = {};
   private boss!: PgBoss;
   private ctx!: PeerContext;

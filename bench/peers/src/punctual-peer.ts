@@ -2,6 +2,7 @@
 // PostgreSQL (a fresh schema).
 // One-off runs are `@at` schedules put through the public API; the drain and workload-5 backlogs are written
 // with store.insertRuns, as bench/workloads.ts does, because those workloads measure the worker side.
+// Spread schedules (seconds-spread) are `@every <period>` schedules whose startAt is their phase.
 
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import {
   type Json,
 } from '../../../packages/punctual/src/index.js';
 import type { RunInsert } from '../../../packages/punctual/src/store/store.js';
-import { dropSchema, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
+import { dropSchema, nextPhase, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
 
 const SCHEMA = 'bench_peers_punctual';
 
@@ -72,6 +73,7 @@ export class PunctualPeer implements Peer {
       oneOff: '@at schedule per job via put/putMany',
       drainAndBacklogLoad: 'store.insertRuns (manual runs), as bench/workloads.ts',
       recurring: 'putMany of cron schedules, 1000 per call',
+      spread: '@every <period> with startAt = its next phase instant, putMany 1000 per call',
     };
   }
 
@@ -117,6 +119,19 @@ export class PunctualPeer implements Peer {
       const batch = [];
       for (let j = i; j < Math.min(n, i + 1000); j++) {
         batch.push({ key: `rec-${j}`, spec: cronFor(j), target: { handler: 'bench' } });
+      }
+      await this.s.putMany(batch);
+    }
+  }
+
+  async scheduleSpread(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void> {
+    const now = Date.now();
+    for (let i = 0; i < n; i += 1000) {
+      const batch = [];
+      for (let j = i; j < Math.min(n, i + 1000); j++) {
+        // As if created at its phase: every period from that instant (startAt is the first occurrence).
+        const startAt = nextPhase(periodMs, phaseFor(j), now);
+        batch.push({ key: `rec-${j}`, spec: `@every ${periodMs}ms`, startAt, target: { handler: 'bench' } });
       }
       await this.s.putMany(batch);
     }

@@ -5,7 +5,15 @@
 // moves forward by its period in the same transaction (no run history).
 
 import pg from 'pg';
-import { cronPeriod, dropSchema, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
+import {
+  cronPeriod,
+  dropSchema,
+  nextPhase,
+  schemaBytes,
+  type OnRun,
+  type Peer,
+  type PeerContext,
+} from './peer.js';
 
 const SCHEMA = 'bench_peers_raw';
 const MAX_SLEEP_MS = 50;
@@ -75,7 +83,19 @@ export class RawSqlPeer implements Peer {
     return this.enqueueBulk(items);
   }
 
-  async scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void> {
+  scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void> {
+    return this.insertSchedules(n, (i) => cronPeriod(cronFor(i)));
+  }
+
+  scheduleSpread(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void> {
+    return this.insertSchedules(n, (i) => ({ periodMs, offsetMs: phaseFor(i) }));
+  }
+
+  /** One row per schedule, due at its next phase instant, 1000 rows per INSERT. */
+  private async insertSchedules(
+    n: number,
+    timing: (i: number) => { periodMs: number; offsetMs: number },
+  ): Promise<void> {
     this.hasSchedules = n > 0;
     const now = Date.now();
     for (let i = 0; i < n; i += 1000) {
@@ -83,9 +103,9 @@ export class RawSqlPeer implements Peer {
       const next: number[] = [];
       const period: number[] = [];
       for (let j = i; j < Math.min(n, i + 1000); j++) {
-        const { periodMs, offsetMs } = cronPeriod(cronFor(j));
+        const { periodMs, offsetMs } = timing(j);
         ids.push(`rec-${j}`);
-        next.push(Math.floor((now - offsetMs) / periodMs) * periodMs + periodMs + offsetMs);
+        next.push(nextPhase(periodMs, offsetMs, now));
         period.push(periodMs);
       }
       await this.pool.query(

@@ -4,7 +4,7 @@
 // Usage: tsx run-workload.ts <peer> <workload> '<sizes json>'
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { makePeer, nextFire, type OnRun, type Peer, type PeerName } from './peer.js';
+import { makePeer, nextFire, nextPhase, type OnRun, type Peer, type PeerName } from './peer.js';
 
 export const WORKLOADS = [
   'enqueue-one',
@@ -14,6 +14,7 @@ export const WORKLOADS = [
   'fan-out',
   'backlog-precision',
   'many-schedules',
+  'seconds-spread',
 ] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
@@ -180,6 +181,69 @@ async function precision(
   return { metrics: latenessMetrics(late), misses: items.length - late.length };
 }
 
+const HOUR = 3_600_000;
+
+/**
+ * seconds-spread: schedule i's moment in the hour, as if it had been created at an arbitrary instant: the
+ * hour cut into `n` equal steps (to the millisecond), handed out in a scrambled order so that neither the
+ * ids nor the load order follow the due order. A permutation when 7919 (a prime) does not divide n.
+ */
+export function spreadPhase(n: number): (i: number) => number {
+  const stride = n % 7919 === 0 ? 1 : 7919;
+  return (i) => Math.floor((((i * stride) % n) * HOUR) / n);
+}
+
+/**
+ * The steady state of hourly schedules `rec-<i>` due at `phase(i)` into each hour: lateness of every fire
+ * due in the whole minutes [warm, end) (the first boundary at least 15 s after loading, so catch-up of
+ * fires missed while loading is over), CPU over the same minutes per fired run, storage and RSS.
+ */
+async function steadyState(
+  peer: Peer,
+  sizes: Sizes,
+  starts: Starts,
+  loadSeconds: number,
+  phase: (i: number) => number,
+): Promise<Pick<WorkloadResult, 'metrics' | 'misses'>> {
+  const n = sizes.manySchedules;
+  await checkpoint();
+  const warm = nextFire('* * * * *', Date.now() + 15_000);
+  const end = warm + sizes.manyMinutes * 60_000;
+  let expected = 0;
+  for (let i = 0; i < n; i++) {
+    for (let due = nextPhase(HOUR, phase(i), warm - 1); due < end; due += HOUR) expected++;
+  }
+  // Lateness of each (schedule, due instant) in the window, from the nearest due instant (early = negative).
+  const late = new Map<string, number>();
+  const onRun: OnRun = (id) => {
+    starts.on(id);
+    if (!id.startsWith('rec-')) return;
+    const t = Date.now();
+    const offset = phase(Number(id.slice(4)));
+    const due = Math.round((t - offset) / HOUR) * HOUR + offset;
+    const key = `${id}@${due}`;
+    if (due >= warm && due < end && !late.has(key)) late.set(key, t - due);
+  };
+  await peer.startWorkers(sizes.concurrency, onRun);
+  await sleep(Math.max(0, warm - Date.now()));
+  const res = await resources(peer, async () => {
+    await sleep(Math.max(0, end - Date.now()));
+    // Fires of the last minute still running past `end` get up to 30 s more.
+    await starts.until(() => late.size >= expected, end + 30_000);
+    return Math.max(1, late.size);
+  });
+  return {
+    metrics: {
+      ...latenessMetrics([...late.values()]),
+      fired: late.size,
+      ...loadMetrics(n, loadSeconds),
+      storageMb: +((await peer.storageBytes()) / 2 ** 20).toFixed(1),
+      ...res,
+    },
+    misses: Math.max(0, expected - late.size),
+  };
+}
+
 export async function runWorkload(
   name: PeerName,
   workload: WorkloadName,
@@ -289,41 +353,25 @@ export async function runWorkload(
         const t0 = performance.now();
         await peer.scheduleRecurring(n, (i) => `${i % 60} * * * *`);
         const loadSeconds = (performance.now() - t0) / 1000;
-        await checkpoint();
-        // Steady state: the whole minutes [warm, end), the first boundary at least 15 s after loading, so
-        // catch-up of fires missed while loading is over; CPU is measured over the same minutes.
-        const warm = nextFire('* * * * *', Date.now() + 15_000);
-        const end = warm + sizes.manyMinutes * 60_000;
-        let expected = 0;
-        for (let m = warm; m < end; m += 60_000)
-          expected += Math.max(0, Math.ceil((n - new Date(m).getUTCMinutes()) / 60));
-        // Lateness of each (schedule, due instant) in the window, from the nearest due instant (early = negative).
-        const late = new Map<string, number>();
-        const onRun: OnRun = (id) => {
-          starts.on(id);
-          if (!id.startsWith('rec-')) return;
-          const t = Date.now();
-          const offset = (Number(id.slice(4)) % 60) * 60_000;
-          const due = Math.round((t - offset) / 3_600_000) * 3_600_000 + offset;
-          const key = `${id}@${due}`;
-          if (due >= warm && due < end && !late.has(key)) late.set(key, t - due);
-        };
-        await peer.startWorkers(sizes.concurrency, onRun);
-        await sleep(Math.max(0, warm - Date.now()));
-        const res = await resources(peer, async () => {
-          await sleep(Math.max(0, end - Date.now()));
-          // Fires of the last minute still running past `end` get up to 30 s more.
-          await starts.until(() => late.size >= expected, end + 30_000);
-          return Math.max(1, late.size);
-        });
-        metrics = {
-          ...latenessMetrics([...late.values()]),
-          fired: late.size,
-          ...loadMetrics(n, loadSeconds),
-          storageMb: +((await peer.storageBytes()) / 2 ** 20).toFixed(1),
-          ...res,
-        };
-        misses = Math.max(0, expected - late.size);
+        // Schedule i fires at minute i % 60 of every hour.
+        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, (i) => (i % 60) * 60_000));
+        break;
+      }
+      case 'seconds-spread': {
+        const n = sizes.manySchedules;
+        if (n > peer.maxRecurring) {
+          skipped = tooManySchedules(peer);
+          break;
+        }
+        if (!peer.scheduleSpread) {
+          skipped = peer.spreadSkipReason ?? 'the adapter has no scheduleSpread';
+          break;
+        }
+        const phase = spreadPhase(n);
+        const t0 = performance.now();
+        await peer.scheduleSpread(n, HOUR, phase);
+        const loadSeconds = (performance.now() - t0) / 1000;
+        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, phase));
         break;
       }
     }

@@ -57,11 +57,17 @@ const RESUME = `
   WHERE id = @id AND state = 'paused'
   RETURNING *`;
 
-// Uses schedules_due. The claim only spreads work between materializers; advance's CAS decides.
-const CLAIM_DUE = `
+// Why the statements over due schedules name their index (INDEXED BY schedules_due): `state = 'active'` matches
+// schedules_state (state), and without table statistics SQLite takes that equality over the next_fire_at
+// range: it then reads every active schedule and sorts them, on every materializer step (116 ms at 200,000
+// schedules, ~0.6 s at 1,000,000). INDEXED BY keeps the plan an index range whatever the statistics say.
+
+// A range of schedules_due, in its order (no sort). The claim only spreads work between materializers;
+// advance's CAS decides. INDEXED BY: see above.
+export const CLAIM_DUE = `
   UPDATE schedules SET claimed_until = @until
   WHERE id IN (
-    SELECT id FROM schedules
+    SELECT id FROM schedules INDEXED BY schedules_due
     WHERE state = 'active' AND next_fire_at <= @horizon AND (claimed_until IS NULL OR claimed_until <= @now)
     ORDER BY next_fire_at, id LIMIT @limit)
   RETURNING *`;
@@ -73,7 +79,9 @@ const ADVANCE = `
   WHERE id = @id AND tenant_id = @tenantId AND version = @version AND next_fire_at IS @expected
     AND state = 'active'`;
 
-const NEXT_SCHEDULE_AT = "SELECT MIN(next_fire_at) AS v FROM schedules WHERE state = 'active'";
+// One probe of schedules_due (its first non-null entry).
+export const NEXT_SCHEDULE_AT =
+  "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active'";
 
 function draftParams(d: ScheduleDraft): Record<string, unknown> {
   return {
@@ -280,10 +288,11 @@ export function nextScheduleAt(sql: SqliteDatabase): number | null {
   return row.v;
 }
 
-// schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet.
-const TAKE_OVERDUE = `
+// schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet
+// (reported ones stay few: they are overdue). INDEXED BY: see CLAIM_DUE.
+export const TAKE_OVERDUE = `
   UPDATE schedules SET not_fired_at = next_fire_at
-  WHERE id IN (SELECT id FROM schedules
+  WHERE id IN (SELECT id FROM schedules INDEXED BY schedules_due
                WHERE state = 'active' AND next_fire_at < @cutoff
                  AND (not_fired_at IS NULL OR not_fired_at <> next_fire_at)
                ORDER BY next_fire_at, id LIMIT @limit)
