@@ -1,0 +1,47 @@
+// A spec compiler remembered for one batch of saves (a bulk put): each distinct (spec, zone, DST choice,
+// bounds, anchor, now) is compiled once, and its result or its error handed to every schedule that shares it.
+// Pure: no I/O and no clock; it must never be kept past the batch (its `now` is the batch's instant).
+
+import type { CompileOptions, CompiledSpec } from './compiled-spec.js';
+import { compileSpec, specKindOf } from './compile-spec.js';
+
+/** What compiles a spec: compileSpec itself, or a batch's remembered one. */
+export type SpecCompiler = (spec: string, opts: CompileOptions) => CompiledSpec;
+
+/**
+ * compileSpec remembered by its exact arguments, errors included (the same input fails the same way). A
+ * cron ignores the anchor, so schedules created at different instants still share it.
+ */
+export function batchSpecCompiler(): SpecCompiler {
+  const results = new Map<string, { spec: CompiledSpec } | { error: unknown }>();
+  return (spec, opts) => {
+    const key = keyOf(spec, opts);
+    if (key === undefined) return compileSpec(spec, opts);
+    let hit = results.get(key);
+    if (hit === undefined) {
+      try {
+        hit = { spec: compileSpec(spec, opts) };
+      } catch (error) {
+        hit = { error };
+      }
+      results.set(key, hit);
+    }
+    if ('error' in hit) throw hit.error;
+    return hit.spec;
+  };
+}
+
+/** The memo key, or undefined for arguments not worth remembering (not strings, or an odd DST value). */
+function keyOf(spec: string, o: CompileOptions): string | undefined {
+  if (typeof spec !== 'string' || (o.tz !== undefined && typeof o.tz !== 'string')) return undefined;
+  let dst: string;
+  try {
+    dst = JSON.stringify(o.dst ?? null);
+  } catch {
+    return undefined;
+  }
+  const anchor = specKindOf(spec) === 'cron' ? '' : String(o.anchor);
+  return [spec, o.tz ?? '', o.now, anchor, o.startAt ?? '', o.endAt ?? '', o.validate ?? '', dst].join(
+    '\u0000',
+  );
+}
