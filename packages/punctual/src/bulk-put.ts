@@ -1,12 +1,13 @@
 // A bulk put: many schedules saved in batches, each batch one store transaction (all of it, or none). Each
 // input is validated on its own: an invalid one is refused with its index and error, and the others are
-// written. Specs are compiled once per distinct (spec, zone, DST choice) within a batch. The put rules are
-// the single put's own (the store's putSchedules): "unchanged" writes nothing, a change bumps the version,
-// cancels the old version's pending runs and records a revision with the actor. First occurrences are
-// materialised by the materializer, as for a single put. It must never write a refused input.
+// written. Specs are compiled once per distinct (spec, zone, DST choice) within a batch (a cron without
+// endAt once per load). The put rules are the single put's own (the store's putSchedules): "unchanged"
+// writes nothing, a change bumps the version, cancels the old version's pending runs and records a
+// revision with the actor. First occurrences are materialised by the materializer, as for a single put.
+// It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
-import { batchSpecCompiler } from './domain/timing/spec-compiler.js';
+import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
@@ -63,25 +64,30 @@ export async function putBulk(
     });
   }
   const items: BulkPutItem[] = [];
-  const seen = new Map<string, number>();
+  const load: Load = { seen: new Map(), compile: batchSpecCompiler() };
   for (let start = 0; start < inputs.length; start += size) {
     const batch = inputs.slice(start, start + size) as ScheduleInput[];
-    items.push(...(await putBatch(api, batch, start, seen, opts)));
+    items.push(...(await putBatch(api, batch, start, load, opts)));
   }
   const totals = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   for (const item of items) totals[item.outcome]++;
   return { items, totals };
 }
 
+/** What one load keeps across its batches: the keys given so far (index of each) and the spec compiler. */
+interface Load {
+  seen: Map<string, number>;
+  compile: SpecCompiler;
+}
+
 async function putBatch(
   api: TenantApi,
   batch: ScheduleInput[],
   offset: number,
-  seen: Map<string, number>,
+  { seen, compile }: Load,
   opts: BulkPutOptions,
 ): Promise<BulkPutItem[]> {
   const now = api.clock.now();
-  const compile = batchSpecCompiler();
   const keys = batch.map((input) => keyOf(input));
   const found = await findStored(
     api,

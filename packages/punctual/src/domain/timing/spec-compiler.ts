@@ -1,6 +1,6 @@
 // A spec compiler remembered for one batch of saves (a bulk put): each distinct (spec, zone, DST choice,
 // bounds, anchor, now) is compiled once, and its result or its error handed to every schedule that shares it.
-// Pure: no I/O and no clock; it must never be kept past the batch (its `now` is the batch's instant).
+// Pure: no I/O and no clock; it must never outlive the load it was made for.
 
 import type { CompileOptions, CompiledSpec } from './compiled-spec.js';
 import { compileSpec, specKindOf } from './compile-spec.js';
@@ -9,8 +9,10 @@ import { compileSpec, specKindOf } from './compile-spec.js';
 export type SpecCompiler = (spec: string, opts: CompileOptions) => CompiledSpec;
 
 /**
- * compileSpec remembered by its exact arguments, errors included (the same input fails the same way). A
- * cron ignores the anchor, so schedules created at different instants still share it.
+ * compileSpec remembered by its arguments, errors included (the same input fails the same way). A cron
+ * ignores the anchor, and without an endAt its result and its verdict do not depend on `now` either (it
+ * recurs for ever or never), so those share one entry across the whole load; every other form is keyed by
+ * its exact arguments.
  */
 export function batchSpecCompiler(): SpecCompiler {
   const results = new Map<string, { spec: CompiledSpec } | { error: unknown }>();
@@ -40,8 +42,10 @@ function keyOf(spec: string, o: CompileOptions): string | undefined {
   } catch {
     return undefined;
   }
-  const anchor = specKindOf(spec) === 'cron' ? '' : String(o.anchor);
-  return [spec, o.tz ?? '', o.now, anchor, o.startAt ?? '', o.endAt ?? '', o.validate ?? '', dst].join(
+  const cron = specKindOf(spec) === 'cron';
+  const now = cron && (o.endAt ?? null) === null ? '' : String(o.now);
+  const anchor = cron ? '' : String(o.anchor);
+  return [spec, o.tz ?? '', now, anchor, o.startAt ?? '', o.endAt ?? '', o.validate ?? '', dst].join(
     '\u0000',
   );
 }
