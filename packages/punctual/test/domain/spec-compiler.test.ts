@@ -14,6 +14,9 @@ it('compiles a spec once and hands the same result to every schedule that shares
   expect(compile('0 9 * * *', { tz: 'UTC', now: T0, anchor: T0 })).not.toBe(a);
   expect(compile('0 9 * * *', { tz: 'Europe/Paris', now: T0, dst: { gap: 'skip' } })).not.toBe(a);
   expect(a.nextAfter(T0)).toBe(Date.UTC(2026, 0, 6, 8, 0, 0));
+  // The last answer is kept, and a new instant is searched again.
+  expect(a.nextAfter(T0)).toBe(Date.UTC(2026, 0, 6, 8, 0, 0));
+  expect(a.nextAfter(Date.UTC(2026, 0, 6, 8, 0, 0))).toBe(Date.UTC(2026, 0, 7, 8, 0, 0));
 });
 
 it('keeps a bounded cron and every other form apart by now and anchor', () => {

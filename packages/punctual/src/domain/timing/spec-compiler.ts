@@ -22,7 +22,7 @@ export function batchSpecCompiler(): SpecCompiler {
     let hit = results.get(key);
     if (hit === undefined) {
       try {
-        hit = { spec: compileSpec(spec, opts) };
+        hit = { spec: lastAnswerKept(compileSpec(spec, opts)) };
       } catch (error) {
         hit = { error };
       }
@@ -48,4 +48,21 @@ function keyOf(spec: string, o: CompileOptions): string | undefined {
   return [spec, o.tz ?? '', now, anchor, o.startAt ?? '', o.endAt ?? '', o.validate ?? '', dst].join(
     '\u0000',
   );
+}
+
+/**
+ * The compiled spec with its last `nextAfter` answer kept: the schedules of a batch that share a spec all
+ * ask for the first occurrence after the same instant, so the search runs once (it is a pure function).
+ */
+function lastAnswerKept(spec: CompiledSpec): CompiledSpec {
+  let asked: number | undefined;
+  let answer: number | null = null;
+  const nextAfter = (after: number): number | null => {
+    if (after !== asked) {
+      answer = spec.nextAfter(after);
+      asked = after;
+    }
+    return answer;
+  };
+  return { ...spec, nextAfter };
 }
