@@ -198,6 +198,6 @@ for (const r of rows) {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   console.log(
-    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${outcomes} |`,
+    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${r.cpuUs} | ${outcomes} |`,
   );
 }

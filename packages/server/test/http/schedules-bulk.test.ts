@@ -10,6 +10,15 @@ afterEach(async () => {
   await t?.close();
 });
 
+interface Result {
+  index: number;
+  line?: number;
+  key: string | null;
+  outcome: string;
+  version?: number;
+  error?: { code: string; message: string; details: Record<string, unknown> };
+}
+
 const item = (key: string, overrides: Record<string, unknown> = {}) => ({ key, ...scheduleBody(overrides) });
 
 function bulk(payload: unknown, opts: { query?: string; ndjson?: boolean } = {}) {
@@ -37,7 +46,7 @@ it('writes the valid items, refuses each bad one alone, and answers per item wit
   const body = json(res);
   expect(body.totals).toEqual({ created: 1, updated: 1, unchanged: 1, refused: 3 });
   expect(body.dryRun).toBe(false);
-  expect(body.items.map((i: any) => [i.index, i.key, i.outcome, i.version, i.error?.code])).toEqual([
+  expect((body.items as Result[]).map((i) => [i.index, i.key, i.outcome, i.version, i.error?.code])).toEqual([
     [0, 'fresh', 'created', 1, undefined],
     [1, 'changed', 'updated', 2, undefined],
     [2, 'same', 'unchanged', 1, undefined],
@@ -63,7 +72,7 @@ it('reads NDJSON line by line: a line that is not JSON is refused by its number,
   t = await testApp();
   const text = [JSON.stringify(item('a')), '', '{"key": "b", oops', JSON.stringify(item('c'))].join('\n');
   const body = json(await bulk(text, { ndjson: true }));
-  expect(body.items.map((i: any) => [i.index, i.line, i.key, i.outcome, i.error?.code])).toEqual([
+  expect((body.items as Result[]).map((i) => [i.index, i.line, i.key, i.outcome, i.error?.code])).toEqual([
     [0, 1, 'a', 'created', undefined],
     [1, 3, null, 'refused', 'MALFORMED_JSON'],
     [2, 4, 'c', 'created', undefined],
