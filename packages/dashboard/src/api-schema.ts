@@ -218,6 +218,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/schedules/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update many schedules
+     * @description Up to 5000 items (a JSON array, or application/x-ndjson with one item per line; at most 16 MiB), each the body of PUT /v1/schedules/{key} plus its key. Each item is validated on its own: an invalid one (or a key given twice) is refused with its index, line, code and message, and the others are written in one transaction, with the rules of a single put (unchanged items write nothing). 200 with an outcome per item (created, updated, unchanged, refused) and totals. Creating counts against the maxSchedules quota for the whole request (429, nothing written). With ?dryRun=true nothing is written.
+     */
+    post: operations['postSchedulesBulk'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/schedules/{key}/revisions': {
     parameters: {
       query?: never;
@@ -832,6 +852,35 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
+    };
+    BulkScheduleResult: {
+      /** @description position of the item in the body (0-based) */
+      index: number;
+      /** @description line of the item in an NDJSON body (1-based) */
+      line?: number;
+      key: string | null;
+      /** @enum {string} */
+      outcome: 'created' | 'updated' | 'unchanged' | 'refused';
+      /** @description the version saved (absent when refused) */
+      version?: number;
+      /** @description why the item was refused */
+      error?: {
+        code: string;
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    BulkSchedulesResult: {
+      items: components['schemas']['BulkScheduleResult'][];
+      totals: {
+        created: number;
+        updated: number;
+        unchanged: number;
+        refused: number;
+      };
+      dryRun: boolean;
     };
     /** @description what the target kept beside the message; other fields over 4096 characters of JSON are replaced by { omitted: <characters> } */
     RunErrorDetails: {
@@ -2372,6 +2421,97 @@ export interface operations {
       };
     };
   };
+  postSchedulesBulk: {
+    parameters: {
+      query?: {
+        /** @description true: validate and classify every item, write nothing */
+        dryRun?: 'true' | 'false';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description 1 to 5000 schedules as a JSON array (application/json), or one per line (application/x-ndjson) */
+    requestBody: {
+      content: {
+        'application/json': unknown[];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkSchedulesResult'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getSchedulesByKeyRevisions: {
     parameters: {
       query?: {
@@ -3786,6 +3926,9 @@ export const pathsV1SchedulesGetParametersQueryTargetValues: ReadonlyArray<
 export const pathsV1SchedulesKeyRunsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/schedules/{key}/runs']['get']['parameters']['query']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const pathsV1SchedulesBulkPostParametersQueryDryRunValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules/bulk']['post']['parameters']['query']['dryRun']
+> = ['true', 'false'];
 export const pathsV1RunsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/runs']['get']['parameters']['query']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
@@ -3880,6 +4023,9 @@ export const dstChoiceRepeatValues: ReadonlyArray<
 export const scheduleStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Schedule']['state']
 > = ['active', 'paused', 'completed'];
+export const bulkScheduleResultOutcomeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['BulkScheduleResult']['outcome']
+> = ['created', 'updated', 'unchanged', 'refused'];
 export const runKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Run']['kind']> = [
   'scheduled',
   'manual',

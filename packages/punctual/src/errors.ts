@@ -39,6 +39,9 @@ export const ERROR_CODES = {
   FILE_SECTION_UNKNOWN:
     'a schedules file has a top-level section other than the known ones (details.section)',
   FILE_DUPLICATE_KEY: 'a schedules file names the same schedule key twice (details.lines holds both lines)',
+  // Bulk puts (`putBulk`, POST /v1/schedules/bulk, `punctual schedules import`)
+  BULK_KEY_DUPLICATE:
+    'a bulk put names the same schedule key twice: the later input is refused (details.firstIndex)',
   // Lookups and concurrency
   SCHEDULE_NOT_FOUND: 'no schedule with that key for this tenant',
   RUN_NOT_FOUND: 'no run with that id for this tenant',

@@ -2,6 +2,15 @@
 
 export { createScheduler, Scheduler, DEFAULT_DATABASE_PATH } from './scheduler.js';
 export type { SchedulerOptions, ResolvedOptions } from './options.js';
+export {
+  BULK_BATCH_MAX,
+  BULK_BATCH_SIZE,
+  BULK_OUTCOMES,
+  type BulkOutcome,
+  type BulkPutItem,
+  type BulkPutOptions,
+  type BulkPutResult,
+} from './bulk-put.js';
 export { TenantApi, LIBRARY_ACTOR, type PutResult, type ActorOption } from './tenant-api.js';
 export {
   DRY_RUN_NEXT_COUNT,

@@ -18,6 +18,8 @@ import {
 } from './domain/schedule.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
+import { putBulk, type BulkPutOptions, type BulkPutResult } from './bulk-put.js';
+import type { SpecCompiler } from './domain/timing/spec-compiler.js';
 import { TARGET_SHAPES, targetKind, type TargetKind, type TargetShape } from './domain/target.js';
 import { PunctualError } from './errors.js';
 import type { EventBus } from './events.js';
@@ -147,15 +149,41 @@ export class TenantApi {
     return results.map((r) => this.#announce(r));
   }
 
+  /**
+   * Saves many schedules in batches (each batch one transaction, all of it or none), refusing each invalid
+   * input on its own (its index, code and message) while the others are written; an answer per input in
+   * the order given, plus totals. See bulk-put.ts.
+   */
+  putBulk(inputs: readonly unknown[], opts: BulkPutOptions = {}): Promise<BulkPutResult> {
+    return putBulk(this, inputs, { ...opts, actor: actorOf(opts) });
+  }
+
+  /** @internal Announces saved puts (events, the materializer woken once for the earliest of them). */
+  announcePuts(results: readonly PutScheduleResult[]): PutResult[] {
+    let earliest: number | null = null;
+    let changed = false;
+    for (const res of results) {
+      for (const t of res.transitions) this.bus.emitTransition(t);
+      if (!res.changed) continue;
+      changed = true;
+      this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
+      const at = res.schedule.nextFireAt;
+      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+    }
+    if (changed) this.hooks.scheduleChanged(earliest);
+    return results.map((r) => ({ schedule: r.schedule, created: r.created, changed: r.changed }));
+  }
+
   /** @internal Validates a put and builds its store request, writing nothing (put, putMany, dry run). */
   preparePut(
     input: ScheduleInput,
     existing: Schedule | undefined,
     now: number,
     expectedVersion: number | undefined,
+    compile: SpecCompiler = compileSpec,
   ): PutScheduleRequest {
     const createdAt = existing?.createdAt ?? now;
-    const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt });
+    const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt, compile });
     const kind = targetKind(draft.target);
     const driver = this.targets.get(kind);
     if (!driver) {
@@ -169,7 +197,7 @@ export class TenantApi {
       throw new PunctualError('SCHEDULE_INVALID', `target kind ${kind} is not enabled`, { field: 'target' });
     }
     driver.validate?.(draft.target, draft.payload, this.tenantId);
-    const spec = compileSpec(draft.spec, {
+    const spec = compile(draft.spec, {
       tz: draft.tz,
       now,
       anchor: draft.startAt ?? createdAt,

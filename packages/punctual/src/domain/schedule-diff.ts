@@ -36,7 +36,9 @@ export function diffSchedules(before: ScheduleDraft | null, after: ScheduleDraft
   for (const f of DIFF_FIELDS) {
     const from = (before?.[f] ?? null) as Json;
     const to = (after?.[f] ?? null) as Json;
-    if (stableJson(from) !== stableJson(to)) out[f] = { from, to };
+    // A side that is null differs from any value (no need to serialise it: a creation lists every field).
+    const differ = from === null || to === null ? from !== to : stableJson(from) !== stableJson(to);
+    if (differ) out[f] = { from, to };
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { JSON_MAX_DEPTH, PAYLOAD_MAX_BYTES, jsonBytes, jsonProblem } from './jso
 import { resolvePolicies, type Policies } from './policies.js';
 import type { CompiledSpec, SpecKind } from './timing/compiled-spec.js';
 import { compileSpec } from './timing/compile-spec.js';
+import type { SpecCompiler } from './timing/spec-compiler.js';
 import { storedDstChoice, type DstChoice } from './timing/dst-choice.js';
 import { parseDuration } from './timing/duration.js';
 import { parseTarget, type Target } from './target.js';
@@ -120,7 +121,7 @@ export function parseInstant(v: unknown, name: string): number | null {
  */
 export function normalizeSchedule(
   input: ScheduleInput,
-  opts: { tenantId: string; now: number; createdAt?: number },
+  opts: { tenantId: string; now: number; createdAt?: number; compile?: SpecCompiler | undefined },
 ): ScheduleDraft {
   if (typeof input !== 'object' || input === null) throw field('schedule', 'must be an object');
   if (typeof input.key !== 'string' || !KEY_RE.test(input.key)) {
@@ -164,7 +165,7 @@ export function normalizeSchedule(
   const policies = resolvePolicies(input.policies);
   const payload = input.payload === undefined ? null : input.payload;
   checkPayload(payload);
-  const compiled = compileSpec(input.spec, {
+  const compiled = (opts.compile ?? compileSpec)(input.spec, {
     tz: input.tz,
     now: opts.now,
     anchor: startAt ?? opts.createdAt ?? opts.now,

@@ -8,6 +8,7 @@
 
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
+import { bulkTests } from './conformance/bulk.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import type { Ctx } from './conformance/helpers.js';
@@ -23,6 +24,7 @@ import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/ten
 
 const GROUPS = {
   schedules: scheduleTests,
+  bulk: bulkTests,
   scheduleFields: scheduleFieldTests,
   materializer: materializerTests,
   claim: claimTests,

@@ -114,6 +114,7 @@ const wiring: Wiring = {
   io,
   env: process.env,
   exit: (code) => void (process.exitCode = code),
+  isTty: process.stdout.isTTY === true,
   ...(process.stdin.isTTY === true && process.stdout.isTTY === true ? { confirm } : {}),
 };
 registerAdmin(program, wiring);

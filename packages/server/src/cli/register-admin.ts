@@ -15,6 +15,8 @@ export interface Wiring {
   env: Env;
   /** Records a command's exit code. */
   exit(code: number): void;
+  /** Standard output is a terminal (progress lines are drawn only then). */
+  isTty?: boolean | undefined;
   /** Asks a yes/no question on the terminal; absent when standard input or output is not one. */
   confirm?: ((question: string) => Promise<boolean>) | undefined;
 }

@@ -7,6 +7,7 @@ import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
 import { apply } from './commands/apply.js';
 import { exportSchedules } from './commands/export.js';
 import { importCrontab } from './commands/import-crontab.js';
+import { schedulesImport } from './commands/schedules-import.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
 import { schedulesHistory, schedulesPutDryRun, schedulesRollback } from './commands/schedules-history.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
@@ -143,6 +144,25 @@ export function registerClient(program: Command, w: Wiring): void {
       ),
   ).action(async (key: string, o: Common & Record<string, string>) =>
     w.exit(await (o.dryRun ? schedulesPutDryRun : schedulesPut)({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('import')
+      .description('create or update the schedules of a JSON-lines file, one schedule per line, in batches')
+      .argument('<file>', 'one JSON object per line: the body of PUT /v1/schedules/{key} plus its key')
+      .option(
+        '--batch <n>',
+        'lines per request, 1 to 5000 (default 1000); each request is written whole or not',
+      )
+      .option('--dry-run', 'report what each line would do, write nothing')
+      .addHelpText(
+        'after',
+        '\nPrints created, updated, unchanged and refused counts, then each refused line with its reason;\n' +
+          'a progress line while it runs on a terminal. Exit codes: 0 every line saved (or unchanged); 1 a\n' +
+          'line refused, or a request refused whole (its lines not written, those before it written).',
+      ),
+  ).action(async (file: string, o: Common & { batch?: string; dryRun?: boolean }) =>
+    w.exit(await schedulesImport({ ...args(w.env, o), file, isTty: w.isTty }, w.io)),
   );
   client(
     schedules

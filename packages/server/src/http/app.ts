@@ -43,6 +43,8 @@ import { metricsJsonRoutes } from './routes/metrics-json.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
 import { scheduleRoutes } from './routes/schedules.js';
+import { bulkScheduleRoutes } from './routes/schedules-bulk.js';
+import { parseNdjson } from './ndjson-body.js';
 import { revisionRoutes } from './routes/schedule-revisions.js';
 import { tenantRoutes } from './routes/tenant.js';
 
@@ -156,6 +158,14 @@ export function buildApp(opts: AppOptions) {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, done);
+  });
+  // NDJSON, for the bulk put only (POST /v1/schedules/bulk): each line read on its own (ndjson-body.ts).
+  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseNdjson(body.toString()));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
   });
 
   // A query string with a bad percent-escape (`?prefix=%ZZ`) is refused like the same escape in the path,
@@ -277,6 +287,7 @@ export function buildApp(opts: AppOptions) {
         if (route.schema?.querystring === undefined) route.schema = { ...route.schema, querystring: noQuery };
       });
       await v1.register(scheduleRoutes, { tenants, clock, cursors });
+      await v1.register(bulkScheduleRoutes, { tenants });
       await v1.register(revisionRoutes, { cursors });
       await v1.register(runRoutes, { cursors, tenants, clock });
       await v1.register(previewRoutes, { clock });

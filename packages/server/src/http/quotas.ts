@@ -15,12 +15,12 @@ function exceeded(quota: string, limit: number, current: number, asked: number):
   });
 }
 
-/** Refuses creating one more schedule beyond maxSchedules. */
-export async function checkScheduleQuota(tenants: TenantStore, tenant: Tenant): Promise<void> {
+/** Refuses creating `asked` (default one) more schedules beyond maxSchedules. */
+export async function checkScheduleQuota(tenants: TenantStore, tenant: Tenant, asked = 1): Promise<void> {
   const limit = tenant.quotas.maxSchedules;
-  if (limit === null) return;
+  if (limit === null || asked === 0) return;
   const current = await tenants.countSchedules(tenant.id);
-  if (current + 1 > limit) throw exceeded('maxSchedules', limit, current, 1);
+  if (current + asked > limit) throw exceeded('maxSchedules', limit, current, asked);
 }
 
 /** Refuses `asked` more runs when the runs started in the last minute plus them exceed maxRunsPerMinute. */

@@ -7,6 +7,7 @@
 export * from './schemas/common.js';
 export * from './schemas/target.js';
 export * from './schemas/schedules.js';
+export * from './schemas/schedules-bulk.js';
 export * from './schemas/runs.js';
 export * from './schemas/preview.js';
 export * from './schemas/tenant.js';

@@ -1,0 +1,156 @@
+// A bulk put: many schedules saved in batches, each batch one store transaction (all of it, or none). Each
+// input is validated on its own: an invalid one is refused with its index and error, and the others are
+// written. Specs are compiled once per distinct (spec, zone, DST choice) within a batch (a cron without
+// endAt once per load). The put rules are the single put's own (the store's putSchedules): "unchanged"
+// writes nothing, a change bumps the version, cancels the old version's pending runs and records a
+// revision with the actor. First occurrences are materialised by the materializer, as for a single put.
+// It must never write a refused input.
+
+import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
+import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
+import { PunctualError } from './errors.js';
+import type { PutScheduleRequest } from './store/store.js';
+import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
+
+/** What became of one input of a bulk put. */
+export const BULK_OUTCOMES = ['created', 'updated', 'unchanged', 'refused'] as const;
+export type BulkOutcome = (typeof BULK_OUTCOMES)[number];
+
+/** Inputs per store transaction unless the caller says otherwise. */
+export const BULK_BATCH_SIZE = 2_000;
+/** The largest batch a caller may ask for. */
+export const BULK_BATCH_MAX = 10_000;
+
+export interface BulkPutItem {
+  /** The input's position in the list given (0-based). */
+  index: number;
+  /** The input's key, or null when it has none that is a string. */
+  key: string | null;
+  outcome: BulkOutcome;
+  /** The schedule as saved (or as found, when unchanged); absent when refused or on a dry run. */
+  schedule?: Schedule;
+  /** Why it was refused. */
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+export interface BulkPutResult {
+  /** One per input, in the order given. */
+  items: BulkPutItem[];
+  totals: Record<BulkOutcome, number>;
+}
+
+export interface BulkPutOptions extends ActorOption {
+  /** Inputs per transaction (1 to BULK_BATCH_MAX; default BULK_BATCH_SIZE). */
+  batchSize?: number | undefined;
+  /** Validate and classify only: the outcomes a put would have, nothing written. */
+  dryRun?: boolean | undefined;
+  /**
+   * Called before each batch is written with how many of its inputs create a schedule (e.g. a quota check);
+   * it throws to stop, and then that batch and the ones after it are not written.
+   */
+  beforeWrite?: ((batch: { creating: number }) => Promise<void> | void) | undefined;
+}
+
+/** Saves `inputs` batch by batch; see the module header. Throws only for what is no input's fault. */
+export async function putBulk(
+  api: TenantApi,
+  inputs: readonly unknown[],
+  opts: BulkPutOptions = {},
+): Promise<BulkPutResult> {
+  const size = opts.batchSize ?? BULK_BATCH_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > BULK_BATCH_MAX) {
+    throw new PunctualError('SCHEDULE_INVALID', `batchSize must be an integer from 1 to ${BULK_BATCH_MAX}`, {
+      field: 'batchSize',
+    });
+  }
+  const items: BulkPutItem[] = [];
+  const load: Load = { seen: new Map(), compile: batchSpecCompiler() };
+  for (let start = 0; start < inputs.length; start += size) {
+    const batch = inputs.slice(start, start + size) as ScheduleInput[];
+    items.push(...(await putBatch(api, batch, start, load, opts)));
+  }
+  const totals = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+  for (const item of items) totals[item.outcome]++;
+  return { items, totals };
+}
+
+/** What one load keeps across its batches: the keys given so far (index of each) and the spec compiler. */
+interface Load {
+  seen: Map<string, number>;
+  compile: SpecCompiler;
+}
+
+async function putBatch(
+  api: TenantApi,
+  batch: ScheduleInput[],
+  offset: number,
+  { seen, compile }: Load,
+  opts: BulkPutOptions,
+): Promise<BulkPutItem[]> {
+  const now = api.clock.now();
+  const keys = batch.map((input) => keyOf(input));
+  const found = await findStored(
+    api,
+    keys.filter((k): k is string => k !== null),
+  );
+  const out: BulkPutItem[] = [];
+  const written: { at: number; existing: Schedule | undefined; req: PutScheduleRequest }[] = [];
+  for (const [n, input] of batch.entries()) {
+    const index = offset + n;
+    const key = keys[n]!;
+    try {
+      const first = key === null ? undefined : seen.get(key);
+      if (first !== undefined) {
+        throw new PunctualError('BULK_KEY_DUPLICATE', `key "${key}" was given before, at index ${first}`, {
+          key,
+          firstIndex: first,
+        });
+      }
+      const existing = key === null ? undefined : found.get(key);
+      const req = api.preparePut(input, existing, now, undefined, compile);
+      seen.set(key!, index);
+      written.push({ at: n, existing, req: { ...req, revision: { actor: opts.actor ?? null } } });
+      out[n] = { index, key, outcome: 'created' };
+    } catch (e) {
+      if (!(e instanceof PunctualError)) throw e;
+      out[n] = { index, key, outcome: 'refused', error: e.toJSON() };
+    }
+  }
+  await opts.beforeWrite?.({ creating: written.filter((w) => w.existing === undefined).length });
+  if (opts.dryRun === true) {
+    for (const w of written) out[w.at]!.outcome = dryOutcome(w.existing, w.req);
+    return out;
+  }
+  const results = await api.store.putSchedules(written.map((w) => w.req));
+  const saved = api.announcePuts(results);
+  written.forEach((w, i) => {
+    const res = saved[i]!;
+    out[w.at] = { ...out[w.at]!, outcome: outcomeOf(res), schedule: res.schedule };
+  });
+  return out;
+}
+
+/** The stored schedules with these keys, by key (one read when the store can). */
+async function findStored(api: TenantApi, keys: string[]): Promise<Map<string, Schedule>> {
+  const unique = [...new Set(keys)];
+  const found = api.store.getSchedules
+    ? await api.store.getSchedules(api.tenantId, unique)
+    : (await Promise.all(unique.map((k) => api.store.getSchedule(api.tenantId, k)))).filter(
+        (s): s is Schedule => s !== undefined,
+      );
+  return new Map(found.map((s) => [s.key, s]));
+}
+
+function keyOf(input: unknown): string | null {
+  const key = typeof input === 'object' && input !== null ? (input as { key?: unknown }).key : undefined;
+  return typeof key === 'string' ? key : null;
+}
+
+function outcomeOf(res: PutResult): BulkOutcome {
+  return res.created ? 'created' : res.changed ? 'updated' : 'unchanged';
+}
+
+function dryOutcome(existing: Schedule | undefined, req: PutScheduleRequest): BulkOutcome {
+  if (existing === undefined) return 'created';
+  return sameDraft(existing, req.draft) ? 'unchanged' : 'updated';
+}

@@ -1,0 +1,109 @@
+// Conformance: a bulk put (TenantApi.putBulk) over the store's putSchedules. Mixed new, changed, unchanged
+// and invalid inputs: each invalid one refuses only itself; a change cancels pending runs and records a
+// revision with the actor; a re-run of the same inputs is all unchanged; each batch is all or nothing.
+
+import { expect, it } from 'vitest';
+import { isPunctualError } from '../../../src/errors.js';
+import { createScheduler } from '../../../src/scheduler.js';
+import type { TenantApi } from '../../../src/tenant-api.js';
+import { MINUTE, T0, TENANT } from '../../support/fixtures.js';
+import { TestClock } from '../../support/test-clock.js';
+import { addRuns, type Ctx } from './helpers.js';
+
+export function bulkTests(ctx: Ctx): void {
+  /** The tenant's API over the store under test (a scheduler that is never started). */
+  function api(now = T0): TenantApi {
+    const s = createScheduler({ store: ctx.store, clock: new TestClock(now) });
+    s.handle('h', () => {});
+    return s.tenant(TENANT);
+  }
+  const item = (key: string, spec = '0 * * * *') => ({ key, spec, target: { handler: 'h' } });
+
+  it('writes new, changed and unchanged inputs, and refuses each invalid one on its own', async () => {
+    const first = await api().putBulk([item('same'), item('changed')], { actor: 'key:1' });
+    expect(first.totals).toEqual({ created: 2, updated: 0, unchanged: 0, refused: 0 });
+    const [old] = await addRuns(ctx.store, first.items[1]!.schedule!, [T0 + 10 * MINUTE]);
+
+    const res = await api(T0 + MINUTE).putBulk(
+      [
+        item('fresh'),
+        item('changed', '*/30 * * * *'),
+        item('same'),
+        item('broken', '61 * * * *'),
+        item('fresh', '5 * * * *'),
+        'not an object',
+      ],
+      { actor: 'key:2' },
+    );
+    expect(res.items.map((i) => [i.index, i.key, i.outcome, i.error?.code])).toEqual([
+      [0, 'fresh', 'created', undefined],
+      [1, 'changed', 'updated', undefined],
+      [2, 'same', 'unchanged', undefined],
+      [3, 'broken', 'refused', 'SPEC_INVALID'],
+      [4, 'fresh', 'refused', 'BULK_KEY_DUPLICATE'],
+      [5, null, 'refused', 'SCHEDULE_INVALID'],
+    ]);
+    expect(res.items[4]!.error?.details).toMatchObject({ key: 'fresh', firstIndex: 0 });
+    expect(res.totals).toEqual({ created: 1, updated: 1, unchanged: 1, refused: 3 });
+
+    expect(await ctx.store.getSchedule(TENANT, 'broken')).toBeUndefined();
+    expect((await ctx.store.getSchedule(TENANT, 'fresh'))?.spec).toBe('0 * * * *');
+    expect(await ctx.store.getSchedule(TENANT, 'changed')).toMatchObject({
+      version: 2,
+      spec: '*/30 * * * *',
+    });
+    expect((await ctx.store.getSchedule(TENANT, 'same'))?.version).toBe(1);
+    expect((await ctx.store.getRun(TENANT, old!.id))?.run.state).toBe('cancelled');
+    const revs = await ctx.store.listScheduleRevisions({ tenantId: TENANT, key: 'changed', limit: 10 });
+    expect(revs.items.map((r) => [r.version, r.change, r.actor])).toEqual([
+      [2, 'updated', 'key:2'],
+      [1, 'created', 'key:1'],
+    ]);
+  });
+
+  it('gives all unchanged when the same inputs are put again, writing no revision', async () => {
+    const inputs = Array.from({ length: 25 }, (_, i) => item(`k${i}`, `${i} * * * *`));
+    const first = await api().putBulk(inputs, { batchSize: 10 });
+    expect(first.totals.created).toBe(25);
+    const again = await api(T0 + MINUTE).putBulk(inputs, { batchSize: 10 });
+    expect(again.totals).toEqual({ created: 0, updated: 0, unchanged: 25, refused: 0 });
+    const revs = await ctx.store.listScheduleRevisions({ tenantId: TENANT, key: 'k3', limit: 10 });
+    expect(revs.items).toHaveLength(1);
+  });
+
+  it('writes each batch whole or not at all: a refusal before the second batch leaves only the first', async () => {
+    const inputs = Array.from({ length: 5 }, (_, i) => item(`b${i}`));
+    let batches = 0;
+    const run = api().putBulk(inputs, {
+      batchSize: 2,
+      beforeWrite: ({ creating }) => {
+        expect(creating).toBe(2);
+        if (++batches === 2) throw new Error('quota');
+      },
+    });
+    await expect(run).rejects.toThrow('quota');
+    const stored = await ctx.store.getSchedules!(
+      TENANT,
+      inputs.map((i) => i.key),
+    );
+    expect(stored.map((s) => s.key)).toEqual(['b0', 'b1']);
+  });
+
+  it('on a dry run classifies every input and writes nothing', async () => {
+    await api().putBulk([item('same'), item('changed')]);
+    const res = await api().putBulk([item('same'), item('changed', '1 * * * *'), item('new'), { key: 'x' }], {
+      dryRun: true,
+    });
+    expect(res.items.map((i) => i.outcome)).toEqual(['unchanged', 'updated', 'created', 'refused']);
+    expect(await ctx.store.getSchedule(TENANT, 'new')).toBeUndefined();
+    expect((await ctx.store.getSchedule(TENANT, 'changed'))?.spec).toBe('0 * * * *');
+  });
+
+  it('refuses a batch size out of range before anything is written', async () => {
+    const err = await api()
+      .putBulk([item('a')], { batchSize: 0 })
+      .catch((e: unknown) => e);
+    expect(isPunctualError(err, 'SCHEDULE_INVALID')).toBe(true);
+    expect(await ctx.store.getSchedule(TENANT, 'a')).toBeUndefined();
+  });
+}
