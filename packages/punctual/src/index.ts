@@ -133,6 +133,12 @@ export {
 } from './domain/calendar/apply-calendars.js';
 export { calendarLookup, type CalendarLookup } from './domain/calendar/calendar-lookup.js';
 export {
+  hasCalendars,
+  type CalendarStore,
+  type PutCalendarRequest,
+  type PutCalendarResult,
+} from './store/calendar-store.js';
+export {
   ICS_DEFAULT_HORIZON_YEARS,
   ICS_MAX_BYTES,
   ICS_MAX_HORIZON_YEARS,

@@ -33,6 +33,7 @@ import type {
 import type { TargetDriver } from './targets/target.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
 import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
+import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
 import {
   calendarInputFromIcs,
   calendarStoreOf,
@@ -41,6 +42,7 @@ import {
   requireCalendar,
   rewindCalendarUsers,
   writeCalendar,
+  previewCalendars,
   type ImportCalendarOptions,
 } from './tenant-calendars.js';
 import {
@@ -384,6 +386,15 @@ export class TenantApi {
     const { input, skipped } = calendarInputFromIcs(name, ics, { ...opts, now: this.clock.now() });
     const res = await this.putCalendar(input, { expectedVersion: opts.expectedVersion });
     return { ...res, skipped };
+  }
+
+  /** The calendars a preview names (see previewCalendars), looked up among `inline` and the tenant's. */
+  previewCalendars(rules: {
+    exclude?: unknown;
+    businessDays?: unknown;
+    calendars?: readonly CalendarInput[] | undefined;
+  }): Promise<AppliedCalendars | null> {
+    return previewCalendars(this.store, this.tenantId, rules);
   }
 
   /** Deletes a calendar: CALENDAR_NOT_FOUND, CALENDAR_IN_USE while a schedule names it, VERSION_CONFLICT. */

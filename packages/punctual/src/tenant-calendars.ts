@@ -17,6 +17,7 @@ import {
   type Weekday,
 } from './domain/calendar/calendar.js';
 import { parseIcs } from './domain/calendar/ics-import.js';
+import { calendarNamesOf, parseCalendarRules } from './domain/calendar/calendar-rules.js';
 import type { ScheduleDraft, ScheduleInput } from './domain/schedule.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { PunctualError } from './errors.js';
@@ -153,4 +154,29 @@ export async function rewindCalendarUsers(
     after = res.last;
   } while (after !== null);
   return total;
+}
+
+/**
+ * The calendars of a preview: `exclude` and `businessDays` as a schedule gives them, each name looked up
+ * first among `inline` calendars (given with the preview, e.g. a file), then among the tenant's. Null when
+ * neither rule is given. CALENDAR_INVALID / CALENDAR_UNKNOWN / the calendar validation codes otherwise.
+ */
+export async function previewCalendars(
+  store: Store,
+  tenantId: string,
+  rules: { exclude?: unknown; businessDays?: unknown; calendars?: readonly CalendarInput[] | undefined },
+): Promise<AppliedCalendars | null> {
+  const parsed = parseCalendarRules(rules.exclude, rules.businessDays);
+  if (parsed === null) return null;
+  const found = new Map<string, CalendarDraft>();
+  for (const c of rules.calendars ?? []) {
+    const d = normalizeCalendar(c);
+    found.set(d.name, d);
+  }
+  for (const name of calendarNamesOf(parsed)) {
+    if (found.has(name) || !hasCalendars(store)) continue;
+    const cal = await store.getCalendar(tenantId, name);
+    if (cal !== undefined) found.set(name, cal);
+  }
+  return applyCalendarRules(parsed, (n) => found.get(n));
 }
