@@ -112,13 +112,11 @@ export const excludeInput = z
     example: ['de-holidays'],
   });
 
-export const businessDays = z
-  .object({ calendar: z.string(), roll: z.enum(ROLL_MODES) })
-  .meta({
-    id: 'BusinessDays',
-    description:
-      'keep to the working days of a calendar: skip, or roll to the next / previous working day at the same local time',
-  });
+export const businessDays = z.object({ calendar: z.string(), roll: z.enum(ROLL_MODES) }).meta({
+  id: 'BusinessDays',
+  description:
+    'keep to the working days of a calendar: skip, or roll to the next / previous working day at the same local time',
+});
 
 export const businessDaysInput = z
   .object({ calendar: z.string(), roll: z.enum(ROLL_MODES).optional().meta({ description: 'default skip' }) })
