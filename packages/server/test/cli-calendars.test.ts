@@ -211,7 +211,12 @@ describe('punctual preview --exclude', () => {
         .split('\n')
         .filter((l) => /^2026-12-\d\dT/.test(l))
         .map((l) => l.slice(0, 24)),
-    ).toEqual(['2026-12-20T08:00:00.000Z', '2026-12-22T08:00:00.000Z', '2026-12-23T08:00:00.000Z']);
+    ).toEqual([
+      '2026-12-20T08:00:00.000Z',
+      '2026-12-22T08:00:00.000Z',
+      '2026-12-23T08:00:00.000Z',
+      '2026-12-27T08:00:00.000Z',
+    ]);
   });
 
   it('the API preview takes exclude and businessDays and annotates a rolled occurrence', async () => {
