@@ -232,7 +232,7 @@ describe('punctual preview --exclude', () => {
       }),
     });
     expect(res.status).toBe(200);
-    const p = await res.json();
+    const p = (await res.json()) as { occurrences: unknown[] };
     // The 24th to 26th are closed, the 27th a Sunday: the 24th rolls to Monday the 28th at 09:00.
     expect(p.occurrences[0]).toEqual({
       at: '2026-12-28T08:00:00.000Z',
