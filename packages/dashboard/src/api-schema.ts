@@ -471,6 +471,65 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/calendars': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List calendars */
+    get: operations['getCalendars'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendars/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a calendar: its dates with their labels and its working days */
+    get: operations['getCalendarsByName'];
+    /**
+     * Create or replace a calendar
+     * @description A change bumps the version and re-plans the pending runs of every schedule using the calendar. If-Match: the version expected.
+     */
+    put: operations['putCalendarsByName'];
+    post?: never;
+    /** Delete a calendar (refused with CALENDAR_IN_USE while a schedule names it) */
+    delete: operations['deleteCalendarsByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendars/{name}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or replace a calendar from the all-day events of an .ics text
+     * @description DTSTART;VALUE=DATE events (DTEND exclusive), multi-day ranges and yearly RRULEs (expanded over horizonYears) become dates labelled with their SUMMARY; events on the same days are merged. Other events are listed in `skipped`.
+     */
+    post: operations['postCalendarsByNameImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/metrics': {
     parameters: {
       query?: never;
@@ -594,6 +653,61 @@ export interface components {
             timeoutMs?: number;
           };
         };
+    PutCalendarInput: {
+      /**
+       * @description IANA zone of the dates (default UTC)
+       * @example Europe/Berlin
+       */
+      tz?: string;
+      dates?: (
+        | string
+        | {
+            /**
+             * @description a date YYYY-MM-DD in the calendar zone
+             * @example 2026-12-25
+             */
+            start: string;
+            /**
+             * @description the last day, inclusive (default: start)
+             * @example 2026-12-25
+             */
+            end?: string;
+            label?: string | null;
+          }
+      )[];
+      /**
+       * @description the working days of the week; omitted or null: every day
+       * @example [
+       *       "mon",
+       *       "tue",
+       *       "wed",
+       *       "thu",
+       *       "fri"
+       *     ]
+       */
+      workingDays?: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description?: string | null;
+    };
+    ImportCalendarInput: {
+      /** @description the text of an .ics file (at most 1 MiB); its all-day events become dates */
+      ics: string;
+      /** @description default: the feed's X-WR-TIMEZONE, else UTC */
+      tz?: string;
+      /**
+       * @description the working days of the week; omitted or null: every day
+       * @example [
+       *       "mon",
+       *       "tue",
+       *       "wed",
+       *       "thu",
+       *       "fri"
+       *     ]
+       */
+      workingDays?: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description?: string | null;
+      /** @description yearly events are expanded this many years ahead (default 5) */
+      horizonYears?: number;
+    };
     PutScheduleInput: {
       /** @example 0 9 * * 1-5 */
       spec: string;
@@ -645,6 +759,22 @@ export interface components {
         gap?: 'shift' | 'skip';
         /** @enum {string} */
         repeat?: 'first' | 'both';
+      } | null;
+      /**
+       * @description calendars whose dates skip an occurrence (recorded as skipped, reason calendar)
+       * @example [
+       *       "de-holidays"
+       *     ]
+       */
+      exclude?: string[] | null;
+      /** @description keep to the working days of a calendar: skip, or roll to the next / previous working day at the same local time */
+      businessDays?: {
+        calendar: string;
+        /**
+         * @description default skip
+         * @enum {string}
+         */
+        roll?: 'skip' | 'next' | 'previous';
       } | null;
       /**
        * @description on create only: `paused` creates it paused; an update keeps the stored state
@@ -779,6 +909,69 @@ export interface components {
             timeoutMs?: number;
           };
         };
+    CalendarDate: {
+      /**
+       * @description a date YYYY-MM-DD in the calendar zone
+       * @example 2026-12-25
+       */
+      start: string;
+      /**
+       * @description inclusive
+       * @example 2026-12-25
+       */
+      end: string;
+      label: string | null;
+    };
+    Calendar: {
+      name: string;
+      tz: string;
+      dates: components['schemas']['CalendarDate'][];
+      workingDays: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description: string | null;
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    CalendarImport: {
+      name: string;
+      tz: string;
+      dates: components['schemas']['CalendarDate'][];
+      workingDays: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description: string | null;
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+      /** @description events left out: a time of day, a recurrence other than yearly */
+      skipped: {
+        summary: string | null;
+        why: string;
+      }[];
+    };
+    CalendarList: {
+      items: components['schemas']['Calendar'][];
+    };
+    /** @description keep to the working days of a calendar: skip, or roll to the next / previous working day at the same local time */
+    BusinessDays: {
+      calendar: string;
+      /** @enum {string} */
+      roll: 'skip' | 'next' | 'previous';
+    };
     Policies: {
       retry: {
         maxAttempts: number;
@@ -820,6 +1013,9 @@ export interface components {
       };
       /** @description the DST choice in force; null for @every and @at */
       dst: components['schemas']['DstChoice'] | null;
+      /** @description calendars whose dates skip an occurrence */
+      exclude: string[];
+      businessDays: components['schemas']['BusinessDays'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -1073,6 +1269,8 @@ export interface components {
         | 'afterEnd';
       /** @description for calendar and notWorkingDay */
       calendar?: string;
+      /** @description the calendar date's label, when it has one */
+      label?: string;
     };
     Preview: {
       description: string;
@@ -1146,6 +1344,11 @@ export interface components {
       };
       /** @description the DST choice of that version; null for the defaults */
       dst: components['schemas']['DstChoice'] | null;
+      /** @description the calendars of that version (exclude, businessDays); null for none */
+      calendarRules: {
+        exclude: string[];
+        businessDays: components['schemas']['BusinessDays'] | null;
+      } | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -3239,6 +3442,44 @@ export interface operations {
           } | null;
           /** @description also list the candidates that were dropped, and why (`dropped`) */
           explain?: boolean;
+          /**
+           * @description calendars whose dates skip an occurrence (recorded as skipped, reason calendar)
+           * @example [
+           *       "de-holidays"
+           *     ]
+           */
+          exclude?: string[] | null;
+          /** @description keep to the working days of a calendar: skip, or roll to the next / previous working day at the same local time */
+          businessDays?: {
+            calendar: string;
+            /**
+             * @description default skip
+             * @enum {string}
+             */
+            roll?: 'skip' | 'next' | 'previous';
+          } | null;
+          /** @description calendars given with the preview (not saved): a name in exclude / businessDays is looked up here first, then among the stored calendars */
+          calendars?: {
+            name: string;
+            tz?: string;
+            dates?: (
+              | string
+              | {
+                  /**
+                   * @description a date YYYY-MM-DD in the calendar zone
+                   * @example 2026-12-25
+                   */
+                  start: string;
+                  /**
+                   * @description the last day, inclusive (default: start)
+                   * @example 2026-12-25
+                   */
+                  end?: string;
+                  label?: string | null;
+                }
+            )[];
+            workingDays?: string[] | null;
+          }[];
         };
       };
     };
@@ -3840,6 +4081,520 @@ export interface operations {
       };
     };
   };
+  getCalendars: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarList'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCalendarsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Calendar'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putCalendarsByName: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale) */
+        'if-match'?: string;
+      };
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutCalendarInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Calendar'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Calendar'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteCalendarsByName: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale) */
+        'if-match'?: string;
+      };
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCalendarsByNameImport: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale) */
+        'if-match'?: string;
+      };
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImportCalendarInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarImport'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarImport'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getMetricsJson: {
     parameters: {
       query?: never;
@@ -3948,6 +4703,14 @@ export const pathsV1PreviewPostRequestBodyContentApplicationJsonDstAnyOf0RepeatV
     }
   >['repeat']
 > = ['first', 'both'];
+export const pathsV1PreviewPostRequestBodyContentApplicationJsonBusinessDaysAnyOf0RollValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<paths>['/v1/preview']['post']['requestBody']['content']['application/json']['businessDays'],
+    {
+      roll: unknown;
+    }
+  >['roll']
+> = ['skip', 'next', 'previous'];
 export const targetInputAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<
@@ -3961,6 +4724,12 @@ export const targetInputAnyOf1WebhookMethodValues: ReadonlyArray<
     }
   >['method']
 > = ['POST', 'PUT', 'PATCH'];
+export const putCalendarInputWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutCalendarInput']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const importCalendarInputWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ImportCalendarInput']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export const putScheduleInputPoliciesRetryBackoffValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['policies']['retry']['backoff']
 > = ['fixed', 'exponential'];
@@ -3986,6 +4755,14 @@ export const putScheduleInputDstAnyOf0RepeatValues: ReadonlyArray<
     }
   >['repeat']
 > = ['first', 'both'];
+export const putScheduleInputBusinessDaysAnyOf0RollValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['businessDays'],
+    {
+      roll: unknown;
+    }
+  >['roll']
+> = ['skip', 'next', 'previous'];
 export const putScheduleInputStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['PutScheduleInput']['state']
 > = ['active', 'paused'];
@@ -4005,6 +4782,15 @@ export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
     }
   >['method']
 > = ['POST', 'PUT', 'PATCH'];
+export const calendarWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Calendar']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const calendarImportWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarImport']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const businessDaysRollValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['BusinessDays']['roll']
+> = ['skip', 'next', 'previous'];
 export const policiesRetryBackoffValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Policies']['retry']['backoff']
 > = ['fixed', 'exponential'];

@@ -23,6 +23,8 @@ const schedule: Schedule = {
   summary: null,
   labels: {},
   dst: { gap: 'shift', repeat: 'first' },
+  exclude: [],
+  businessDays: null,
   target: {
     webhook: {
       url: 'https://example.com/hook',
@@ -206,6 +208,27 @@ describe('formFromSchedule', () => {
     const every = formFromSchedule({ ...schedule, spec: '@every 1h', dst: null });
     expect(every).toMatchObject({ dstGap: '', dstRepeat: '' });
     expect(buildBody(every).body.dst).toBeUndefined();
+  });
+
+  it('shows and saves back the calendars: exclude names and the business-day rule', () => {
+    const withCalendars = {
+      ...schedule,
+      exclude: ['de-holidays', 'office'],
+      businessDays: { calendar: 'de-work', roll: 'next' as const },
+    };
+    const f = formFromSchedule(withCalendars);
+    expect(f).toMatchObject({
+      exclude: 'de-holidays, office',
+      businessDaysCalendar: 'de-work',
+      businessDaysRoll: 'next',
+    });
+    expect(buildBody(f).body).toMatchObject({
+      exclude: ['de-holidays', 'office'],
+      businessDays: { calendar: 'de-work', roll: 'next' },
+    });
+    const none = buildBody(formFromSchedule(schedule)).body;
+    expect(none.exclude).toBeUndefined();
+    expect(none.businessDays).toBeUndefined();
   });
 });
 

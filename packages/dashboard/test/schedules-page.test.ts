@@ -31,6 +31,8 @@ function schedule(i: number, overrides: Partial<Schedule> = {}): Schedule {
     summary: null,
     labels: {},
     dst: { gap: 'shift', repeat: 'first' },
+    exclude: [],
+    businessDays: null,
     target: TARGETS[i % TARGETS.length] as Target,
     payload: null,
     policies: {} as Schedule['policies'],

@@ -9,6 +9,7 @@
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
+import { calendarsNamedBy } from './tenant-calendars.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
 
@@ -93,6 +94,7 @@ async function putBatch(
     api,
     keys.filter((k): k is string => k !== null),
   );
+  const calendars = await calendarsNamedBy(api.store, api.tenantId, batch);
   const out: BulkPutItem[] = [];
   const written: { at: number; existing: Schedule | undefined; req: PutScheduleRequest }[] = [];
   for (const [n, input] of batch.entries()) {
@@ -107,7 +109,7 @@ async function putBatch(
         });
       }
       const existing = key === null ? undefined : found.get(key);
-      const req = api.preparePut(input, existing, now, undefined, compile);
+      const req = api.preparePut(input, existing, now, undefined, calendars, compile);
       seen.set(key!, index);
       written.push({ at: n, existing, req: { ...req, revision: { actor: opts.actor ?? null } } });
       out[n] = { index, key, outcome: 'created' };

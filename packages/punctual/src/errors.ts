@@ -27,6 +27,20 @@ export const ERROR_CODES = {
     'the target kind is one the operator must turn on (command) and it is off, or not allowed for this tenant',
   ID_TEMPLATE_INVALID:
     'a target idTemplate is invalid: an unknown placeholder, no placeholder, or a character not allowed (details.field)',
+  // Calendars (dates a schedule excludes or keeps to as working days)
+  CALENDAR_INVALID:
+    "a calendar field is invalid: its name, a date, a label, workingDays, or a schedule's exclude / businessDays (details.field)",
+  CALENDAR_RANGE_REVERSED: 'a calendar range ends before it starts (details.field)',
+  CALENDAR_RANGE_OVERLAP:
+    'two dates or ranges of a calendar share a day (details.field and details.overlaps)',
+  CALENDAR_TOO_LARGE: 'a calendar holds more dates than the limit, or a range spans more days than the limit',
+  CALENDAR_ICS_INVALID: 'the .ics text is not iCalendar, or an all-day event in it is malformed',
+  CALENDAR_ICS_TOO_LARGE: 'the .ics text is larger than the import limit',
+  CALENDAR_UNKNOWN: 'a schedule or preview names a calendar the tenant does not have (details.field)',
+  CALENDAR_NOT_FOUND: 'no calendar with that name for this tenant',
+  CALENDAR_IN_USE: 'the calendar is used by schedules and cannot be deleted (details.schedules)',
+  CALENDAR_NO_WORKING_DAY:
+    'a business-day roll finds no working day of its calendar within the roll limit (details.calendar)',
   // Declared schedules (scheduler.handle(..., { schedule }) and defineSchedules, applied by start())
   DECLARATION_KEY_DUPLICATE: 'two declared schedules of one scheduler have the same key (details.key)',
   DECLARATION_KEY_TAKEN:

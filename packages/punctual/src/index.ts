@@ -123,6 +123,53 @@ export {
   type PreviewNoteKind,
   type PreviewOccurrence,
 } from './domain/timing/preview-note.js';
+export {
+  CALENDAR_DESCRIPTION_MAX,
+  CALENDAR_LABEL_MAX,
+  CALENDAR_MAX_DATES,
+  CALENDAR_MAX_RANGE_DAYS,
+  CALENDAR_NAME_RE,
+  WEEKDAYS,
+  checkCalendarName,
+  normalizeCalendar,
+  type Calendar,
+  type CalendarDate,
+  type CalendarDateInput,
+  type CalendarDraft,
+  type CalendarInput,
+  type Weekday,
+} from './domain/calendar/calendar.js';
+export {
+  EXCLUDE_MAX,
+  ROLL_MODES,
+  calendarNamesOf,
+  parseCalendarRules,
+  type BusinessDaysRule,
+  type CalendarRules,
+  type RollMode,
+} from './domain/calendar/calendar-rules.js';
+export {
+  MAX_ROLL_DAYS,
+  applyCalendarRules,
+  calendarFate,
+  checkCalendarsFire,
+  type AppliedCalendars,
+  type OccurrenceFate,
+} from './domain/calendar/apply-calendars.js';
+export { calendarLookup, type CalendarLookup } from './domain/calendar/calendar-lookup.js';
+export {
+  hasCalendars,
+  type CalendarStore,
+  type PutCalendarRequest,
+  type PutCalendarResult,
+} from './store/calendar-store.js';
+export {
+  ICS_DEFAULT_HORIZON_YEARS,
+  ICS_MAX_BYTES,
+  ICS_MAX_HORIZON_YEARS,
+  parseIcs,
+  type IcsImport,
+} from './domain/calendar/ics-import.js';
 export type { Store, StoreCapabilities, SchemaVersion, Transition, Page } from './store/store.js';
 export { sqliteStore, SqliteStore } from './store/sqlite/sqlite-store.js';
 export { SQLITE_DRIVERS, DEFAULT_SQLITE_DRIVER, type SqliteDriver } from './store/sqlite/sqlite-driver.js';

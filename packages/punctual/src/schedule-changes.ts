@@ -3,6 +3,7 @@
 // is scoped to that tenant; it must never write in a dry run, and a rollback writes through the same put as
 // any update (same validation, same fate for pending runs).
 
+import { calendarsNamedBy } from './tenant-calendars.js';
 import { diffSchedules, type ScheduleDiff } from './domain/schedule-diff.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
 import { compileStored, sameDraft, type ScheduleDraft, type ScheduleInput } from './domain/schedule.js';
@@ -76,6 +77,8 @@ export function inputOfContent(c: ScheduleDraft): ScheduleInput {
     summary: c.summary,
     labels: c.labels,
     dst: c.dst ?? null,
+    exclude: c.calendarRules?.exclude ?? null,
+    businessDays: c.calendarRules?.businessDays ?? null,
   };
 }
 
@@ -114,7 +117,8 @@ export async function dryRunPut(
 ): Promise<DryRunResult> {
   const now = api.clock.now();
   const existing = await api.store.getSchedule(api.tenantId, input?.key);
-  const req = api.preparePut(input, existing, now, opts.expectedVersion);
+  const calendars = await calendarsNamedBy(api.store, api.tenantId, [input]);
+  const req = api.preparePut(input, existing, now, opts.expectedVersion, calendars);
   if (opts.expectedVersion !== undefined && existing?.version !== opts.expectedVersion) {
     throw new PunctualError(
       'VERSION_CONFLICT',

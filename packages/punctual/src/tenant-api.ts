@@ -34,6 +34,19 @@ import type {
 } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
+import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
+import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
+import {
+  calendarInputFromIcs,
+  calendarStoreOf,
+  calendarsNamedBy,
+  checkScheduleCalendars,
+  requireCalendar,
+  rewindCalendarUsers,
+  writeCalendar,
+  previewCalendars,
+  type ImportCalendarOptions,
+} from './tenant-calendars.js';
 import {
   dryRunPut,
   revisionHistory,
@@ -93,8 +106,9 @@ export class TenantApi {
   ): Promise<PutResult> {
     const now = this.clock.now();
     const existing = await this.store.getSchedule(this.tenantId, input?.key);
+    const calendars = await calendarsNamedBy(this.store, this.tenantId, [input]);
     const req = {
-      ...this.preparePut(input, existing, now, opts.expectedVersion),
+      ...this.preparePut(input, existing, now, opts.expectedVersion, calendars),
       revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
     };
     const res = await this.store.putSchedule(existing === undefined ? { ...req, expectNew: true } : req);
@@ -124,6 +138,7 @@ export class TenantApi {
         )
       : undefined;
     const byKey = new Map(found?.map((s) => [s.key, s]));
+    const calendars = await calendarsNamedBy(this.store, this.tenantId, inputs);
     const reqs: PutScheduleRequest[] = [];
     const stored: (Schedule | undefined)[] = [];
     for (const [index, input] of inputs.entries()) {
@@ -133,7 +148,7 @@ export class TenantApi {
           : await this.store.getSchedule(this.tenantId, input?.key);
         const cas = opts.compareAndSet === true;
         const req = {
-          ...this.preparePut(input, existing, now, cas ? existing?.version : undefined),
+          ...this.preparePut(input, existing, now, cas ? existing?.version : undefined, calendars),
           revision: { actor: actorOf(opts) },
         };
         reqs.push(cas && existing === undefined ? { ...req, expectAbsent: true } : req);
@@ -180,6 +195,8 @@ export class TenantApi {
     existing: Schedule | undefined,
     now: number,
     expectedVersion: number | undefined,
+    /** The calendars the input names (calendarsNamedBy); a name missing here is CALENDAR_UNKNOWN. */
+    calendars: ReadonlyMap<string, CalendarDraft> = new Map(),
     compile: SpecCompiler = compileSpec,
   ): PutScheduleRequest {
     const createdAt = existing?.createdAt ?? now;
@@ -205,6 +222,7 @@ export class TenantApi {
       endAt: draft.endAt,
       dst: draft.dst,
     });
+    checkScheduleCalendars(draft, spec, calendars, now);
     // `state` applies when the schedule is created only; an update keeps the stored state (pause / resume).
     const initialState = existing === undefined ? input.state : undefined;
     return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, initialState, now };
@@ -350,6 +368,68 @@ export class TenantApi {
   }
 
   /** What a put of `input` would do (created, updated or unchanged, diff, next fire times), writing nothing. */
+  /** The tenant's calendars, by name. */
+  calendars(): Promise<Calendar[]> {
+    return calendarStoreOf(this.store).listCalendars(this.tenantId);
+  }
+
+  /** The calendar with this name, or CALENDAR_NOT_FOUND. */
+  calendar(name: string): Promise<Calendar> {
+    return requireCalendar(this.store, this.tenantId, name);
+  }
+
+  /**
+   * Creates or replaces a calendar (its version bumps when the content changed); then the pending runs of
+   * every schedule using it are planned again under the new dates.
+   */
+  async putCalendar(
+    input: CalendarInput,
+    opts: { expectedVersion?: number | undefined } = {},
+  ): Promise<{ calendar: Calendar; created: boolean; changed: boolean }> {
+    const now = this.clock.now();
+    const res = await writeCalendar(this.store, this.tenantId, input, {
+      now,
+      expectedVersion: opts.expectedVersion,
+    });
+    if (res.changed && !res.created) {
+      await rewindCalendarUsers(this.store, this.tenantId, res.calendar.name, now, (ts) => {
+        for (const t of ts) this.bus.emitTransition(t);
+      });
+      this.hooks.scheduleChanged(now);
+    }
+    return res;
+  }
+
+  /** Creates or replaces a calendar from the all-day events of an .ics text; lists the events left out. */
+  async importCalendar(
+    name: string,
+    ics: string,
+    opts: ImportCalendarOptions = {},
+  ): Promise<{
+    calendar: Calendar;
+    created: boolean;
+    changed: boolean;
+    skipped: { summary: string | null; why: string }[];
+  }> {
+    const { input, skipped } = calendarInputFromIcs(name, ics, { ...opts, now: this.clock.now() });
+    const res = await this.putCalendar(input, { expectedVersion: opts.expectedVersion });
+    return { ...res, skipped };
+  }
+
+  /** The calendars a preview names (see previewCalendars), looked up among `inline` and the tenant's. */
+  previewCalendars(rules: {
+    exclude?: unknown;
+    businessDays?: unknown;
+    calendars?: readonly CalendarInput[] | undefined;
+  }): Promise<AppliedCalendars | null> {
+    return previewCalendars(this.store, this.tenantId, rules);
+  }
+
+  /** Deletes a calendar: CALENDAR_NOT_FOUND, CALENDAR_IN_USE while a schedule names it, VERSION_CONFLICT. */
+  deleteCalendar(name: string, opts: { expectedVersion?: number | undefined } = {}): Promise<void> {
+    return calendarStoreOf(this.store).deleteCalendar(this.tenantId, name, opts);
+  }
+
   dryRun(input: ScheduleInput, opts: { expectedVersion?: number | undefined } = {}): Promise<DryRunResult> {
     return dryRunPut(this, input, opts);
   }

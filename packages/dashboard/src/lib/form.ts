@@ -67,6 +67,12 @@ export interface FormState {
   /** DST choice (cron and RRULE); empty: the spec kind's default. */
   dstGap: '' | DstChoice['gap'];
   dstRepeat: '' | DstChoice['repeat'];
+  /** Calendar names, separated by commas: their dates skip an occurrence. */
+  exclude: string;
+  /** A calendar whose working days the schedule keeps to; empty: none. */
+  businessDaysCalendar: string;
+  /** What an occurrence on a non-working day does; empty: skip. */
+  businessDaysRoll: '' | 'skip' | 'next' | 'previous';
 }
 
 export type FormField = keyof FormState;
@@ -120,6 +126,9 @@ export const FIELD_PATHS: Record<FormField, string> = {
   jitter: 'jitter',
   dstGap: 'dst.gap',
   dstRepeat: 'dst.repeat',
+  exclude: 'exclude',
+  businessDaysCalendar: 'businessDays.calendar',
+  businessDaysRoll: 'businessDays.roll',
 };
 
 export const KNOWN_PATHS: readonly string[] = Object.values(FIELD_PATHS);
@@ -196,6 +205,9 @@ export function emptyForm(tz = 'UTC'): FormState {
     jitter: '',
     dstGap: '',
     dstRepeat: '',
+    exclude: '',
+    businessDaysCalendar: '',
+    businessDaysRoll: '',
   };
 }
 
@@ -229,6 +241,9 @@ export function formFromSchedule(s: Schedule): FormState {
     jitter: s.jitterMs > 0 ? formatDurationText(s.jitterMs) : '',
     dstGap: s.dst?.gap ?? '',
     dstRepeat: s.dst?.repeat ?? '',
+    exclude: (s.exclude ?? []).join(', '),
+    businessDaysCalendar: s.businessDays?.calendar ?? '',
+    businessDaysRoll: s.businessDays?.roll ?? '',
   };
 }
 
@@ -353,6 +368,15 @@ export function buildBody(f: FormState): BuiltBody {
   const gap = choice(f.dstGap);
   const repeat = choice(f.dstRepeat);
   if (gap || repeat) body.dst = { ...(gap ? { gap } : {}), ...(repeat ? { repeat } : {}) };
+
+  const exclude = f.exclude
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (exclude.length > 0) body.exclude = exclude;
+  const calendar = f.businessDaysCalendar.trim();
+  if (calendar !== '')
+    body.businessDays = { calendar, roll: f.businessDaysRoll === '' ? 'skip' : f.businessDaysRoll };
 
   return { body, errors };
 }

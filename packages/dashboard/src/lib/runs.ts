@@ -36,6 +36,8 @@ export const REASONS: Record<string, string> = {
   outsideCatchupWindow: 'missed longer ago than the catch-up window',
   catchupCap: 'missed beyond the cap of catch-up runs',
   paused: 'the schedule was paused at its time',
+  calendar: 'its date is excluded by a calendar of the schedule, or not a working day',
+  calendarChanged: 'a calendar of the schedule changed; it was materialised again',
   deadline: 'not started within its deadline',
   updated: 'the schedule changed; this run belonged to the old version',
   deleted: 'the schedule was deleted',

@@ -263,6 +263,24 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
               'Cron and RRULE only. first: the first pass; both: each pass.',
             )}
             {field(
+              'exclude',
+              'Excluded calendars',
+              text('exclude'),
+              'Optional: calendar names, separated by commas; an occurrence on one of their dates is skipped.',
+            )}
+            {field(
+              'businessDaysCalendar',
+              'Business days of',
+              text('businessDaysCalendar'),
+              'Optional: a calendar whose working days the schedule keeps to.',
+            )}
+            {field(
+              'businessDaysRoll',
+              'On a non-working day',
+              select('businessDaysRoll', ['skip', 'next', 'previous'], 'default skip'),
+              'skip it, or roll it to the next / previous working day at the same local time.',
+            )}
+            {field(
               'maxRuns',
               'Most runs',
               number('maxRuns'),

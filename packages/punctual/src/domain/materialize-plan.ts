@@ -16,11 +16,17 @@
 // misfire policy and the catch-up window, which are about the many occurrences of recurring specs. Only a
 // deadline stops it: the run's expiresAt is set as for any run and the claim expires it. So a one-off gets
 // the same outcome whether or not its run was written before the outage.
+//
+// With calendars (`fate`), an occurrence that would run is first asked what its calendars do: excluded or
+// not a working day under `roll: "skip"`, it is recorded as skipped (reason `calendar`, details.calendar),
+// which maxRuns does not count; rolled, it keeps its nominal scheduledFor (its identity) and is due at the
+// rolled instant.
 
 import type { Json } from './json.js';
 import { jitterOffset } from './policies.js';
 import type { Schedule } from './schedule.js';
 import type { RunReason } from './run.js';
+import type { OccurrenceFate } from './calendar/apply-calendars.js';
 
 export interface PlannedRun {
   scheduledFor: number;
@@ -46,6 +52,8 @@ export interface PlanOptions {
   misfireThresholdMs: number;
   /** Most on-time runs written in one step (the rest wait for the next step). */
   maxRunsPerStep: number;
+  /** What the schedule's calendars do to an occurrence (absent: no calendars). */
+  fate?: ((nominal: number) => OccurrenceFate) | undefined;
 }
 
 export function planMaterialization(
@@ -66,7 +74,7 @@ export function planMaterialization(
   const remaining = (): boolean =>
     schedule.maxRuns === null || schedule.materializedCount + fired < schedule.maxRuns;
 
-  const toRun = (at: number): PlannedRun => ({
+  const plain = (at: number): PlannedRun => ({
     scheduledFor: at,
     dueAt: at + jitterOffset(schedule.key, at, schedule.jitterMs),
     expiresAt: p.deadlineMs === null ? null : at + p.deadlineMs,
@@ -74,6 +82,32 @@ export function planMaterialization(
     reason: null,
     details: null,
   });
+  // A run of the occurrence, as its calendars leave it: skipped, rolled, or as it is.
+  const toRun = (at: number): PlannedRun => {
+    const fate = opts.fate?.(at);
+    if (fate === undefined || (fate.kind === 'run' && fate.rolled === null)) return plain(at);
+    if (fate.kind === 'dropped') {
+      const details: Record<string, Json> = { calendar: fate.calendar };
+      if (fate.label !== null) details.label = fate.label;
+      if (fate.reason === 'notWorkingDay') details.notWorkingDay = true;
+      return skipped(at, 'calendar', details);
+    }
+    const rolledAt = fate.at;
+    return {
+      scheduledFor: at,
+      dueAt: rolledAt + jitterOffset(schedule.key, at, schedule.jitterMs),
+      expiresAt: p.deadlineMs === null ? null : rolledAt + p.deadlineMs,
+      state: 'scheduled',
+      reason: null,
+      details: { rolledTo: rolledAt, roll: fate.rolled!.rule, calendar: fate.rolled!.calendar },
+    };
+  };
+  /** Adds the run of an occurrence; true when it will run (maxRuns counts it). */
+  const add = (at: number): boolean => {
+    const r = toRun(at);
+    runs.push(r);
+    return r.state === 'scheduled';
+  };
   const skipped = (
     at: number,
     reason: RunReason,
@@ -89,10 +123,7 @@ export function planMaterialization(
 
   // A one-off runs once, late if need be (its deadline, if any, is checked when it is claimed).
   if (schedule.specKind === 'at' && t !== null && t < lateBefore) {
-    if (remaining()) {
-      runs.push(toRun(t));
-      fired++;
-    }
+    if (remaining() && add(t)) fired++;
     t = nextAfter(t);
   }
 
@@ -119,8 +150,7 @@ export function planMaterialization(
   missed.forEach((at, i) => {
     const runIt = p.misfire === 'runAll' || (p.misfire === 'runOnce' && i === missed.length - 1);
     if (runIt && remaining()) {
-      runs.push(toRun(at));
-      fired++;
+      if (add(at)) fired++;
     } else {
       runs.push(skipped(at, 'misfire'));
     }
@@ -129,8 +159,7 @@ export function planMaterialization(
   // On-time occurrences up to the horizon.
   let onTime = 0;
   while (t !== null && t <= horizon && remaining() && onTime < opts.maxRunsPerStep) {
-    runs.push(toRun(t));
-    fired++;
+    if (add(t)) fired++;
     onTime++;
     t = nextAfter(t);
   }

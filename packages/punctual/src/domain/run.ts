@@ -31,6 +31,8 @@ export type RunReason =
   | 'outsideCatchupWindow' // missed longer ago than the catch-up window
   | 'catchupCap' // missed beyond the hard cap of catch-up runs
   | 'paused' // the schedule was paused at its time
+  | 'calendar' // its date is excluded by a calendar, or not a working day (details.calendar names it)
+  | 'calendarChanged' // a calendar of its schedule changed: cancelled and materialised again
   | 'deadline' // not started within the deadline
   | 'updated' // the schedule changed and this pending run belonged to the old version
   | 'deleted' // the schedule was deleted

@@ -21,6 +21,7 @@ export const DIFF_FIELDS = [
   'summary',
   'labels',
   'dst',
+  'calendarRules',
 ] as const satisfies readonly (keyof ScheduleDraft)[];
 
 export type DiffField = (typeof DIFF_FIELDS)[number] | 'state';

@@ -12,6 +12,7 @@ import type { SpecCompiler } from './timing/spec-compiler.js';
 import { storedDstChoice, type DstChoice } from './timing/dst-choice.js';
 import { parseDuration } from './timing/duration.js';
 import { parseTarget, type Target } from './target.js';
+import { parseCalendarRules, type CalendarRules } from './calendar/calendar-rules.js';
 
 export type ScheduleState = 'active' | 'paused' | 'completed';
 
@@ -40,6 +41,10 @@ export interface ScheduleInput {
    * `gap` shift | skip, `repeat` first | both. Missing parts take the kind's default (docs/time.md).
    */
   dst?: Partial<DstChoice> | null | undefined;
+  /** Calendars whose dates skip an occurrence (recorded as skipped, reason `calendar`). */
+  exclude?: string[] | null | undefined;
+  /** Keep to a calendar's working days: skip an occurrence on another day, or roll it to the next/previous. */
+  businessDays?: { calendar: string; roll?: 'skip' | 'next' | 'previous' | undefined } | null | undefined;
   /** Only when the schedule is created: `paused` creates it paused. Ignored on an update (pause / resume). */
   state?: 'active' | 'paused' | undefined;
 }
@@ -75,6 +80,8 @@ export interface ScheduleDraft {
   labels: Record<string, string>;
   /** The DST choice when it differs from the spec kind's default; null for the default (and @every/@at). */
   dst: DstChoice | null;
+  /** The calendars it uses (`exclude`, `businessDays`); null for none. */
+  calendarRules: CalendarRules | null;
 }
 
 export interface Schedule extends ScheduleDraft {
@@ -190,6 +197,7 @@ export function normalizeSchedule(
     summary,
     labels,
     dst: storedDstChoice(compiled.kind, compiled.dst),
+    calendarRules: parseCalendarRules(input.exclude, input.businessDays),
   };
 }
 
@@ -285,6 +293,7 @@ const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'summary',
   'labels',
   'dst',
+  'calendarRules',
 ];
 
 /**

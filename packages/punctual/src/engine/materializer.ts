@@ -1,10 +1,15 @@
 // The materializer: turns schedules into runs a short look-ahead before they are due. Each step claims due
 // schedules, asks the domain which runs their next occurrences become (misfire rules included), and commits
 // runs and the schedule's new position in one compare-and-set, so any number of instances materialise each
-// occurrence exactly once. It never delivers anything and never decides policy itself.
+// occurrence exactly once. It never delivers anything and never decides policy itself. A schedule with
+// calendars has them read from the store at each step, so a calendar change applies to what comes next.
 
 import type { Clock } from '../clock.js';
+import { applyCalendarRules, calendarFate, type OccurrenceFate } from '../domain/calendar/apply-calendars.js';
+import type { CalendarDraft } from '../domain/calendar/calendar.js';
+import { calendarNamesOf } from '../domain/calendar/calendar-rules.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
+import { hasCalendars } from '../store/calendar-store.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { EventBus } from '../events.js';
 import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js';
@@ -56,7 +61,8 @@ export class Materializer {
 
   /** Advances the claimed schedules, in one store transaction when the store can batch them. */
   async #advanceAll(due: Schedule[], now: number): Promise<void> {
-    const steps = due.map((s) => this.#plan(s, now));
+    const calendars = await this.#calendarsOf(due);
+    const steps = due.map((s) => this.#plan(s, now, calendars));
     const store = this.store;
     const results = store.advanceSchedules
       ? await store.advanceSchedules(steps.map((p) => p.advance))
@@ -64,13 +70,40 @@ export class Materializer {
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, results[i]!, now));
   }
 
-  #plan(s: Schedule, now: number): { schedule: Schedule; complete: boolean; advance: Advance } {
+  /** The calendars the claimed schedules use, by tenant and name (one read per calendar). */
+  async #calendarsOf(due: Schedule[]): Promise<Map<string, CalendarDraft>> {
+    const out = new Map<string, CalendarDraft>();
+    const store = this.store;
+    if (!hasCalendars(store)) return out;
+    for (const s of due) {
+      for (const name of calendarNamesOf(s.calendarRules ?? null)) {
+        const k = `${s.tenantId}\u0000${name}`;
+        if (out.has(k)) continue;
+        const cal = await store.getCalendar(s.tenantId, name);
+        // A calendar deleted under a schedule (deletion refuses while one names it): no dates, every day works.
+        out.set(k, cal ?? { name, tz: 'UTC', dates: [], workingDays: null, description: null });
+      }
+    }
+    return out;
+  }
+
+  #plan(
+    s: Schedule,
+    now: number,
+    calendars: Map<string, CalendarDraft>,
+  ): { schedule: Schedule; complete: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
+    let fate: ((t: number) => OccurrenceFate) | undefined;
+    if (s.calendarRules != null) {
+      const applied = applyCalendarRules(s.calendarRules, (n) => calendars.get(`${s.tenantId}\u0000${n}`));
+      fate = (t) => calendarFate(t, applied, spec.tz);
+    }
     const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
       now,
       horizon: now + this.opts.lookaheadMs,
       misfireThresholdMs: this.opts.misfireThresholdMs,
       maxRunsPerStep: this.opts.maxRunsPerStep,
+      fate,
     });
     const runs: RunInsert[] = plan.runs.map((r) => ({
       tenantId: s.tenantId,

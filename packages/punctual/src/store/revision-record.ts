@@ -28,6 +28,7 @@ export function contentOf(s: ScheduleDraft): ScheduleDraft {
     summary: s.summary,
     labels: s.labels,
     dst: s.dst,
+    calendarRules: s.calendarRules ?? null,
   };
 }
 

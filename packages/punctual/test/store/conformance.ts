@@ -11,6 +11,7 @@ import type { Store } from '../../src/store/store.js';
 import { bulkTests } from './conformance/bulk.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
+import { calendarTests, hasCalendars } from './conformance/calendars.js';
 import type { Ctx } from './conformance/helpers.js';
 import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
@@ -37,6 +38,7 @@ const GROUPS = {
   tenants: tenantTests,
   stats: statsTests,
   kv: kvTests,
+  calendars: calendarTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
@@ -46,6 +48,7 @@ const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   tenants: hasTenancy,
   stats: hasStats,
   kv: hasKv,
+  calendars: hasCalendars,
 };
 
 export interface OpenedStore {

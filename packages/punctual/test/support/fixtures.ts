@@ -41,6 +41,7 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     summary: null,
     labels: {},
     dst: null,
+    calendarRules: null,
     ...overrides,
   };
 }

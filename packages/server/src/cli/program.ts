@@ -45,6 +45,14 @@ program
   .option('--dst-repeat <choice>', 'a fixed local time that occurs twice: first (pass) or both')
   .option('--explain', 'also list the candidates that were dropped, and why')
   .option(
+    '--exclude <calendar>',
+    'skip the dates of a calendar: a file (.ics or .json) or the name of a stored one (read through --url, --key); repeatable',
+    (v: string, prev: string[]) => [...prev, v],
+    [] as string[],
+  )
+  .option('--url <url>', 'the service, for --exclude <name> (default: PUNCTUAL_URL or http://127.0.0.1:8080)')
+  .option('--key <key>', 'an API key, for --exclude <name> (default: PUNCTUAL_API_KEY)')
+  .option(
     '--json',
     'print {"description", "next", "occurrences", "dst"} (and "dropped" with --explain), or {"error"}, as JSON',
   )
@@ -63,9 +71,16 @@ program
         explain?: boolean;
         dstGap?: string;
         dstRepeat?: string;
+        exclude?: string[];
+        url?: string;
+        key?: string;
       },
     ) => {
-      process.exitCode = await preview({ spec: spec.join(' '), ...opts }, io);
+      const { key, ...rest } = opts;
+      process.exitCode = await preview(
+        { spec: spec.join(' '), ...rest, ...(key === undefined ? {} : { apiKey: key }), env: process.env },
+        io,
+      );
     },
   );
 

@@ -11,6 +11,13 @@ import { schedulesImport } from './commands/schedules-import.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
 import { schedulesHistory, schedulesPutDryRun, schedulesRollback } from './commands/schedules-history.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
+import {
+  calendarsGet,
+  calendarsImport,
+  calendarsList,
+  calendarsPut,
+  calendarsRemove,
+} from './commands/calendars.js';
 import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
 import {
   schedulesBackfill,
@@ -281,6 +288,53 @@ export function registerClient(program: Command, w: Wiring): void {
   );
   client(kv.command('rm').description('delete a key').argument('<key>')).action(
     async (key: string, o: Common) => w.exit(await kvRemove({ ...args(w.env, o), key }, w.io)),
+  );
+
+  const calendars = program
+    .command('calendars')
+    .description(
+      "a tenant's calendars (dates schedules exclude or keep to as working days), through the HTTP API",
+    );
+  client(calendars.command('ls').description('list calendars')).action(async (o: Common) =>
+    w.exit(await calendarsList(args(w.env, o), w.io)),
+  );
+  client(
+    calendars.command('get').description('show a calendar: its dates with labels').argument('<name>'),
+  ).action(async (name: string, o: Common) => w.exit(await calendarsGet({ ...args(w.env, o), name }, w.io)));
+  type CalendarOpts = Common & { tz?: string; workingDays?: string };
+  const fileOptions = (cmd: Command): Command =>
+    cmd
+      .option('--tz <zone>', 'IANA zone of the dates')
+      .option('--working-days <days>', 'the working days, such as mon,tue,wed,thu,fri');
+  client(
+    fileOptions(
+      calendars
+        .command('put')
+        .description('create or replace a calendar from a file (.json: its fields; .ics: its all-day events)')
+        .argument('<name>')
+        .argument('<file>'),
+    ),
+  ).action(async (name: string, file: string, o: CalendarOpts) =>
+    w.exit(await calendarsPut({ ...args(w.env, o), name, file }, w.io)),
+  );
+  client(
+    fileOptions(
+      calendars
+        .command('import')
+        .description("create or replace a calendar from an .ics file's all-day events (labels from SUMMARY)")
+        .argument('<name>')
+        .argument('<file.ics>'),
+    ),
+  ).action(async (name: string, file: string, o: CalendarOpts) =>
+    w.exit(await calendarsImport({ ...args(w.env, o), name, file }, w.io)),
+  );
+  client(
+    calendars
+      .command('rm')
+      .description('delete a calendar (refused while a schedule uses it)')
+      .argument('<name>'),
+  ).action(async (name: string, o: Common) =>
+    w.exit(await calendarsRemove({ ...args(w.env, o), name }, w.io)),
   );
 
   const tenant = program

@@ -39,6 +39,7 @@ import { RateLimiter, rateLimit } from './rate-limit.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { kvRoutes } from './routes/kv.js';
+import { calendarRoutes } from './routes/calendars.js';
 import { metricsJsonRoutes } from './routes/metrics-json.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
@@ -250,6 +251,10 @@ export function buildApp(opts: AppOptions) {
         { name: 'preview', description: 'what a spec would do' },
         { name: 'tenant', description: 'the tenant of the API key' },
         { name: 'kv', description: "the tenant's key-value store (what scripts reach as ctx.kv)" },
+        {
+          name: 'calendars',
+          description: "the tenant's calendars: dates schedules exclude or keep to as working days",
+        },
         { name: 'operations', description: 'health, readiness and metrics (no authentication)' },
       ],
     },
@@ -293,6 +298,7 @@ export function buildApp(opts: AppOptions) {
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
       if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
+      await v1.register(calendarRoutes);
       if (opts.metrics)
         await v1.register(metricsJsonRoutes, { metrics: opts.metrics, now: () => clock.now() });
     },

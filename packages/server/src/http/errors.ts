@@ -54,6 +54,16 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   SCRIPT_SYNTAX_ERROR: 400,
   SCRIPT_TOO_LARGE: 400,
   KV_INVALID: 400,
+  CALENDAR_INVALID: 400,
+  CALENDAR_RANGE_REVERSED: 400,
+  CALENDAR_RANGE_OVERLAP: 400,
+  CALENDAR_TOO_LARGE: 400,
+  CALENDAR_ICS_INVALID: 400,
+  CALENDAR_ICS_TOO_LARGE: 413,
+  CALENDAR_UNKNOWN: 400,
+  CALENDAR_NO_WORKING_DAY: 400,
+  CALENDAR_NOT_FOUND: 404,
+  CALENDAR_IN_USE: 409,
   // A new key beyond the tenant's key quota; a value over the size limit is 413 (libraryStatus).
   KV_QUOTA_EXCEEDED: 429,
   // The operator's configuration is wrong: not the caller's fault.

@@ -24,6 +24,10 @@ export const revisionContent = z
     dst: s.dstChoice
       .nullable()
       .meta({ description: 'the DST choice of that version; null for the defaults' }),
+    calendarRules: z
+      .object({ exclude: z.array(z.string()), businessDays: s.businessDays.nullable() })
+      .nullable()
+      .meta({ description: 'the calendars of that version (exclude, businessDays); null for none' }),
     target: s.target,
     payload: z.unknown(),
     policies: s.policies,

@@ -12,3 +12,4 @@ export * from './schemas/runs.js';
 export * from './schemas/preview.js';
 export * from './schemas/tenant.js';
 export * from './schemas/kv.js';
+export * from './schemas/calendars.js';

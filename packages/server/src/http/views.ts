@@ -34,6 +34,8 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     summary: x.summary,
     labels: x.labels,
     dst: effectiveDst(x),
+    exclude: x.calendarRules?.exclude ?? [],
+    businessDays: x.calendarRules?.businessDays ?? null,
     // The library validated the method against the same list the schema declares.
     target: x.target as z.output<typeof s.target>,
     payload: x.payload,

@@ -35,6 +35,8 @@ describe('PUT /v1/schedules/{key}', () => {
         'summary',
         'labels',
         'dst',
+        'exclude',
+        'businessDays',
         'target',
         'payload',
         'policies',

@@ -45,4 +45,6 @@ export interface PreviewDropped {
   reason: PreviewDropReason;
   /** The calendar's name for `calendar` and `notWorkingDay`. */
   calendar?: string;
+  /** The label of the calendar date it fell on (`calendar`, `notWorkingDay`), when the date has one. */
+  label?: string;
 }

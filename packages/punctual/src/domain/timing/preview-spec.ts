@@ -2,9 +2,11 @@
 // do?" answers in the API and dashboard: each with its notes (a DST rule moved it, a pass of a repeated
 // hour) and, when asked to explain, the candidates dropped on the way. The notes come from the spec's own
 // search (`nextDetailedAfter`), never from a second computation. Pure: no I/O, no timers, never reads a
-// clock (`from` is given).
+// clock (`from` is given). With calendars, the occurrences are those the calendars let run, in the order of
+// their nominal instants: a rolled one is listed at the instant it runs, with a `rolled` note.
 
 import { PunctualError } from '../../errors.js';
+import { nextCalendaredAfter, type AppliedCalendars } from '../calendar/apply-calendars.js';
 import type { SpecKind } from './compiled-spec.js';
 import { compileSpec } from './compile-spec.js';
 import type { DstChoice } from './dst-choice.js';
@@ -44,6 +46,8 @@ export function previewSpec(
     endAt?: number | null | undefined;
     dst?: Partial<DstChoice> | null | undefined;
     explain?: boolean | undefined;
+    /** The schedule's calendars, looked up (applyCalendarRules). */
+    calendars?: AppliedCalendars | null | undefined;
   },
 ): SpecPreview {
   const { count, from } = opts;
@@ -75,7 +79,15 @@ export function previewSpec(
         }
       : undefined;
   let after = from - 1;
+  const calendars = opts.calendars ?? null;
   while (occurrences.length < count) {
+    if (calendars !== null) {
+      const c = nextCalendaredAfter(compiled, calendars, after, onDropped);
+      if (c === null) break;
+      occurrences.push(c.occurrence);
+      after = c.nominal;
+      continue;
+    }
     const o = compiled.nextDetailedAfter(after, onDropped);
     if (o === null || o.at <= after) break;
     occurrences.push(o);

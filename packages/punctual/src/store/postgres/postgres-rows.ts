@@ -9,6 +9,7 @@ import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
+import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
@@ -42,6 +43,7 @@ export interface ScheduleRow {
   summary: string | null;
   labels: Record<string, string>;
   dst: DstChoice | null;
+  calendar_rules: CalendarRules | null;
   executed_count: Int8;
   last_fired_at: Int8 | null;
   last_succeeded_at: Int8 | null;
@@ -181,6 +183,7 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'summary',
   'labels',
   'dst',
+  'calendar_rules',
   'executed_count',
   'last_fired_at',
   'last_succeeded_at',
@@ -217,6 +220,7 @@ export function draftOf(row: ScheduleRow): ScheduleDraft {
     summary: row.summary,
     labels: row.labels,
     dst: row.dst ?? null,
+    calendarRules: row.calendar_rules ?? null,
   };
 }
 

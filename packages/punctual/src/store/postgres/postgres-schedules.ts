@@ -121,6 +121,7 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
     d.summary,
     JSON.stringify(d.labels),
     d.dst === null ? null : JSON.stringify(d.dst),
+    d.calendarRules == null ? null : JSON.stringify(d.calendarRules),
   ];
 }
 
@@ -134,8 +135,8 @@ function insertSchedulesSql(s: string): string {
                from_version, state, diff, content)
              SELECT ins.tenant_id, ins.key, ins.id, ins.version, ins.created_at, r.actor, r.change,
                     r.from_version, ins.state, r.diff, r.content
-               FROM ins JOIN unnest($22::text[], $23::text[], $24::text[], $25::text[], $26::int[],
-                                    $27::jsonb[], $28::jsonb[])
+               FROM ins JOIN unnest($23::text[], $24::text[], $25::text[], $26::text[], $27::int[],
+                                    $28::jsonb[], $29::jsonb[])
                           AS r(tenant_id, key, actor, change, from_version, diff, content)
                  ON r.tenant_id = ins.tenant_id AND r.key = ins.key)
      SELECT * FROM ins`;
@@ -143,18 +144,19 @@ function insertSchedulesSql(s: string): string {
 
 function insertOnlySql(s: string): string {
   return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, state,
-       paused_at, version, next_fire_at, fired_count, created_at, updated_at)
+       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules,
+       state, paused_at, version, next_fire_at, fired_count, created_at, updated_at)
      SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
             u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
-            u.summary, u.labels::jsonb, u.dst::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
+            u.summary, u.labels::jsonb, u.dst::jsonb, u.calendar_rules::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
             u.next_fire_at, 0, u.now, u.now
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
-                   $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[],
-                   $20::bigint[], $21::text[]) WITH ORDINALITY
+                   $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
+                   $20::bigint[], $21::bigint[], $22::text[]) WITH ORDINALITY
          AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
-              end_at, max_runs, jitter_ms, description, summary, labels, dst, next_fire_at, now, state, n)
+              end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, next_fire_at, now, state,
+              n)
       ORDER BY u.n
      ON CONFLICT (tenant_id, key) DO NOTHING
      RETURNING *`;
@@ -176,7 +178,7 @@ async function insertSchedules(
     db.named('schedules.insert', insertSchedulesSql, [
       reqs.map((r) => r.draft.tenantId),
       reqs.map((r) => r.draft.key),
-      ...Array.from({ length: 16 }, (_, i) => column(i)),
+      ...Array.from({ length: 17 }, (_, i) => column(i)),
       reqs.map((r) => r.nextFireAt),
       reqs.map((r) => r.now),
       reqs.map((r) => r.initialState ?? 'active'),
@@ -233,9 +235,9 @@ async function changeIn(
         SET spec = $2, spec_kind = $3, tz = $4, target = $5::jsonb, target_kind = $6, payload = $7::jsonb,
             policies = $8::jsonb, overlap = $9, start_at = $10, end_at = $11, max_runs = $12,
             jitter_ms = $13, description = $14, summary = $15, labels = $16::jsonb, dst = $17::jsonb,
-            version = version + 1, next_fire_at = $18,
+            calendar_rules = $18::jsonb, version = version + 1, next_fire_at = $19,
             state = CASE WHEN state = 'completed' THEN 'active' ELSE state END,
-            claimed_until = NULL, updated_at = $19
+            claimed_until = NULL, updated_at = $20
       WHERE id = $1
       RETURNING *`,
     [current.id, ...contentOf(d), req.nextFireAt, req.now],

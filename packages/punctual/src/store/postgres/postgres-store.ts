@@ -32,6 +32,13 @@ import type {
   RerunResult,
 } from '../store.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
+import type {
+  CalendarStore,
+  PutCalendarRequest,
+  PutCalendarResult,
+  RewindCalendarUsers,
+} from '../calendar-store.js';
+import type { Calendar } from '../../domain/calendar/calendar.js';
 import {
   abortSignals,
   claimSignals,
@@ -63,6 +70,7 @@ import * as schedules from './postgres-schedules.js';
 import * as revisions from './postgres-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './postgres-kv.js';
+import * as calendars from './postgres-calendars.js';
 import * as tenants from './postgres-tenants.js';
 import { Wakeups } from './postgres-wakeups.js';
 
@@ -89,7 +97,7 @@ export interface PostgresStoreOptions {
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_HOT_POOL_SIZE = 4;
 
-export class PostgresStore implements Store, TenantStore, KvStore {
+export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
   readonly schema: string;
   readonly #opts: PostgresStoreOptions;
@@ -456,6 +464,32 @@ export class PostgresStore implements Store, TenantStore, KvStore {
 
   async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
     return tenants.countRunsStartedSince(await this.#conn(), tenantId, since);
+  }
+
+  async getCalendar(tenantId: string, name: string): Promise<Calendar | undefined> {
+    return calendars.getCalendar(await this.#conn(), tenantId, name);
+  }
+
+  async listCalendars(tenantId: string): Promise<Calendar[]> {
+    return calendars.listCalendars(await this.#conn(), tenantId);
+  }
+
+  async putCalendar(req: PutCalendarRequest): Promise<PutCalendarResult> {
+    return calendars.putCalendar(await this.#conn(), req);
+  }
+
+  async deleteCalendar(
+    tenantId: string,
+    name: string,
+    opts: { expectedVersion?: number | undefined } = {},
+  ): Promise<void> {
+    return calendars.deleteCalendar(await this.#conn(), tenantId, name, opts.expectedVersion);
+  }
+
+  async rewindCalendarUsers(
+    req: RewindCalendarUsers,
+  ): Promise<{ schedules: number; transitions: Transition[]; last: string | null }> {
+    return calendars.rewindCalendarUsers(await this.#conn(), req);
   }
 
   async kvGet(tenantId: string, key: string): Promise<{ value: Json; updatedAt: number } | undefined> {

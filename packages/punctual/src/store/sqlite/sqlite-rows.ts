@@ -9,6 +9,7 @@ import type { Policies } from '../../domain/policies.js';
 import type { Schedule, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
+import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
 import type { Target } from '../../domain/target.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
@@ -36,6 +37,7 @@ export interface ScheduleRow {
   summary: string | null;
   labels: string;
   dst: string | null;
+  calendar_rules: string | null;
   executed_count: number;
   last_fired_at: number | null;
   last_succeeded_at: number | null;
@@ -149,6 +151,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     summary: r.summary,
     labels: JSON.parse(r.labels) as Record<string, string>,
     dst: r.dst === null ? null : (JSON.parse(r.dst) as DstChoice),
+    calendarRules: r.calendar_rules == null ? null : (JSON.parse(r.calendar_rules) as CalendarRules),
     state: r.state as ScheduleState,
     version: r.version,
     nextFireAt: r.next_fire_at,

@@ -31,6 +31,13 @@ import type {
 } from '../store.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
+import type {
+  CalendarStore,
+  PutCalendarRequest,
+  PutCalendarResult,
+  RewindCalendarUsers,
+} from '../calendar-store.js';
+import type { Calendar } from '../../domain/calendar/calendar.js';
 import { abortSignals, claimSignals, putSignals, resumeSignals } from '../store-signals.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { storageFault } from '../storage-faults.js';
@@ -54,11 +61,12 @@ import * as schedules from './sqlite-schedules.js';
 import * as revisions from './sqlite-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './sqlite-kv.js';
+import * as calendars from './sqlite-calendars.js';
 import * as tenants from './sqlite-tenants.js';
 
 export type { SqliteOptions } from './sqlite-database.js';
 
-export class SqliteStore implements Store, TenantStore, KvStore {
+export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
   // Not an ES private field: tests wrap stores in a Proxy, whose calls would not reach one.
@@ -372,6 +380,32 @@ export class SqliteStore implements Store, TenantStore, KvStore {
   }
 
   // ── tenant key-value store ───────────────────────────────────────────────────────────────────────
+  async getCalendar(tenantId: string, name: string): Promise<Calendar | undefined> {
+    return calendars.getCalendar(this.sql, tenantId, name);
+  }
+
+  async listCalendars(tenantId: string): Promise<Calendar[]> {
+    return calendars.listCalendars(this.sql, tenantId);
+  }
+
+  async putCalendar(req: PutCalendarRequest): Promise<PutCalendarResult> {
+    return calendars.putCalendar(this.sql, req);
+  }
+
+  async deleteCalendar(
+    tenantId: string,
+    name: string,
+    opts: { expectedVersion?: number | undefined } = {},
+  ): Promise<void> {
+    return calendars.deleteCalendar(this.sql, tenantId, name, opts.expectedVersion);
+  }
+
+  async rewindCalendarUsers(
+    req: RewindCalendarUsers,
+  ): Promise<{ schedules: number; transitions: Transition[]; last: string | null }> {
+    return calendars.rewindCalendarUsers(this.sql, req);
+  }
+
   async kvGet(tenantId: string, key: string): Promise<{ value: Json; updatedAt: number } | undefined> {
     return kv.kvGet(this.sql, tenantId, key);
   }

@@ -4,12 +4,29 @@
 // parsing of --from and --count; the spec itself is the library's to judge. It never reads the clock: the
 // current instant comes from io.
 
-import { previewSpec, type PreviewDropped, type PreviewNote } from 'punctual';
+import {
+  applyCalendarRules,
+  normalizeCalendar,
+  previewSpec,
+  type CalendarDraft,
+  type CalendarInput,
+  type PreviewDropped,
+  type PreviewNote,
+} from 'punctual';
+import { apiClient, type ClientArgs } from '../http-client.js';
+import { calendarFromFile, fetchCalendar, isCalendarFile } from './calendars.js';
 import { previewDroppedView, previewOccurrenceView } from '../../http/views.js';
 import { ArgumentError, EXIT_OK, reportError, type CliIo } from '../io.js';
 
-export interface PreviewArgs {
+export interface PreviewArgs extends ClientArgs {
   spec: string;
+  /**
+   * Calendars that exclude dates: a file (.ics or .json) read here, or the name of a stored calendar read
+   * through the service (--url, --key).
+   */
+  exclude?: string[] | undefined;
+  /** Reads calendar files. Default: fs. */
+  readFile?: ((path: string) => string) | undefined;
   tz?: string | undefined;
   /** ISO-8601 instant with Z or an offset; default: now. */
   from?: string | undefined;
@@ -100,7 +117,25 @@ export function noteText(n: PreviewNote): string {
 }
 
 function droppedText(d: PreviewDropped): string {
-  return `dropped ${new Date(d.at).toISOString()}  ${d.reason}${d.calendar === undefined ? '' : ` (${d.calendar})`}`;
+  const label = d.label === undefined ? '' : `: ${d.label}`;
+  return `dropped ${new Date(d.at).toISOString()}  ${d.reason}${d.calendar === undefined ? '' : ` (${d.calendar}${label})`}`;
+}
+
+/** The calendars of --exclude: files read here, names fetched from the service; null without any. */
+async function excludedCalendars(args: PreviewArgs, now: number) {
+  const values = (args.exclude ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
+  if (values.length === 0) return null;
+  const drafts = new Map<string, CalendarDraft>();
+  const names: string[] = [];
+  for (const v of values) {
+    let input: CalendarInput;
+    if (isCalendarFile(v)) input = calendarFromFile(v, { now, readFile: args.readFile });
+    else input = await fetchCalendar(apiClient(args), v);
+    const d = normalizeCalendar(input);
+    drafts.set(d.name, d);
+    names.push(d.name);
+  }
+  return applyCalendarRules({ exclude: names, businessDays: null }, (n) => drafts.get(n));
 }
 
 export async function preview(args: PreviewArgs, io: CliIo): Promise<number> {
@@ -121,6 +156,7 @@ export async function preview(args: PreviewArgs, io: CliIo): Promise<number> {
       count,
       dst: dst as Parameters<typeof previewSpec>[1]['dst'],
       explain: args.explain === true,
+      calendars: await excludedCalendars(args, from),
     });
     const next = p.next.map((t) => new Date(t).toISOString());
     if (json) {

@@ -3,7 +3,7 @@
 // The library's previewSpec decides; this route only shapes the answer.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { previewSpec, type Clock } from 'punctual';
+import { previewSpec, type CalendarInput, type Clock } from 'punctual';
 import * as s from '../schemas.js';
 import { previewDroppedView, previewOccurrenceView } from '../views.js';
 
@@ -19,7 +19,12 @@ export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }>
       },
     },
     async (request) => {
-      const { spec, tz, from, count, startAt, endAt, dst, explain } = request.body;
+      const { spec, tz, from, count, startAt, endAt, dst, explain, exclude, businessDays } = request.body;
+      const calendars = await request.api.previewCalendars({
+        exclude,
+        businessDays,
+        calendars: request.body.calendars as CalendarInput[] | undefined,
+      });
       const instant = (v: string | null | undefined): number | null =>
         v === undefined || v === null ? null : Date.parse(v);
       const p = previewSpec(spec, {
@@ -30,6 +35,7 @@ export const previewRoutes: FastifyPluginAsyncZod<{ clock: Pick<Clock, 'now'> }>
         endAt: instant(endAt),
         dst,
         explain,
+        calendars,
       });
       return {
         description: p.description,

@@ -4,6 +4,7 @@ import { PREVIEW_DROP_REASONS } from 'punctual';
 import { z } from 'zod';
 import { instant, instantInput } from './common.js';
 import { dstChoice, dstChoiceInput } from './schedules.js';
+import { businessDaysInput, calendarDateInput, excludeInput } from './calendars.js';
 
 export const previewBody = z
   .object({
@@ -21,6 +22,25 @@ export const previewBody = z
       .boolean()
       .optional()
       .meta({ description: 'also list the candidates that were dropped, and why (`dropped`)' }),
+    exclude: excludeInput,
+    businessDays: businessDaysInput,
+    calendars: z
+      .array(
+        z
+          .object({
+            name: z.string(),
+            tz: z.string().optional(),
+            dates: z.array(calendarDateInput).optional(),
+            workingDays: z.array(z.string()).nullable().optional(),
+          })
+          .strict(),
+      )
+      .max(10)
+      .optional()
+      .meta({
+        description:
+          'calendars given with the preview (not saved): a name in exclude / businessDays is looked up here first, then among the stored calendars',
+      }),
   })
   .strict();
 
@@ -62,6 +82,7 @@ export const previewDropped = z
     at: instant,
     reason: z.enum(PREVIEW_DROP_REASONS),
     calendar: z.string().optional().meta({ description: 'for calendar and notWorkingDay' }),
+    label: z.string().optional().meta({ description: "the calendar date's label, when it has one" }),
   })
   .meta({ id: 'PreviewDropped' });
 

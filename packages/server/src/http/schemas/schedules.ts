@@ -3,6 +3,7 @@
 // backfill. Types only where the library is the authority on ranges (it answers with the failing field). It
 // must never hold logic beyond shape.
 
+import { businessDays, businessDaysInput, excludeInput } from './calendars.js';
 import {
   DST_GAP_CHOICES,
   DST_REPEAT_CHOICES,
@@ -112,6 +113,8 @@ export const putScheduleBody = z
       .meta({
         description: `${DST_DOC}. Default (omitted or null): cron shift/first, RRULE skip/first; refused (DST_INVALID) for @every and @at`,
       }),
+    exclude: excludeInput,
+    businessDays: businessDaysInput,
     state: z
       .enum(['active', 'paused'])
       .optional()
@@ -147,6 +150,8 @@ export const schedule = z
     summary: z.string().nullable().meta({ description: "the user's own free text" }),
     labels: z.record(z.string(), z.string()),
     dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
+    exclude: z.array(z.string()).meta({ description: 'calendars whose dates skip an occurrence' }),
+    businessDays: businessDays.nullable(),
     target,
     payload: z.unknown(),
     policies,
