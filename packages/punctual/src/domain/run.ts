@@ -31,6 +31,7 @@ export type RunReason =
   | 'outsideCatchupWindow' // missed longer ago than the catch-up window
   | 'catchupCap' // missed beyond the hard cap of catch-up runs
   | 'paused' // the schedule was paused at its time
+  | 'override' // a per-occurrence override skipped, moved or changed the payload of it (details.override)
   | 'deadline' // not started within the deadline
   | 'updated' // the schedule changed and this pending run belonged to the old version
   | 'deleted' // the schedule was deleted
