@@ -36,7 +36,8 @@ export function occurrenceAction(found: {
   };
   if (holder !== undefined) return holder.state === 'scheduled' ? 'update' : refuse(holder.state);
   if (!found.materialised) return found.early && run.state === 'scheduled' ? 'insert' : 'none';
-  if (last?.state === 'skipped' && last.reason === 'override') return run.state === 'scheduled' ? 'insert' : 'none';
+  if (last?.state === 'skipped' && last.reason === 'override')
+    return run.state === 'scheduled' ? 'insert' : 'none';
   return refuse(last?.state ?? 'missed');
 }
 

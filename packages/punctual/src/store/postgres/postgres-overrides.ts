@@ -54,7 +54,9 @@ async function follow(
     [id, run.tenantId],
   );
   if (found[0] === undefined) {
-    throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${run.scheduleKey}"`, { key: run.scheduleKey });
+    throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${run.scheduleKey}"`, {
+      key: run.scheduleKey,
+    });
   }
   const next = found[0].next_fire_at === null ? null : Number(found[0].next_fire_at);
   const key = occurrenceKeyOf(id, run.scheduledFor);

@@ -262,7 +262,11 @@ export class PostgresStore implements Store, TenantStore, KvStore {
     return overrides.listOccurrenceOverrides(await this.#conn(), tenantId, scheduleId, opts);
   }
 
-  async overridesDue(scheduleIds: readonly string[], from: number, until: number): Promise<OccurrenceOverride[]> {
+  async overridesDue(
+    scheduleIds: readonly string[],
+    from: number,
+    until: number,
+  ): Promise<OccurrenceOverride[]> {
     return overrides.overridesDue(await this.#conn(), scheduleIds, from, until);
   }
 

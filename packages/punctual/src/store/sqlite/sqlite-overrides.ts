@@ -72,11 +72,14 @@ function follow(
   const id = scheduleIdOf(run.scheduleId);
   const schedule = sql.stmt(SCHEDULE).get(id, run.tenantId) as ScheduleRow | undefined;
   if (schedule === undefined) {
-    throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${run.scheduleKey}"`, { key: run.scheduleKey });
+    throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${run.scheduleKey}"`, {
+      key: run.scheduleKey,
+    });
   }
   const key = occurrenceKeyOf(id, run.scheduledFor);
   const holder = sql.stmt(HOLDER).get(key) as FoundRun | undefined;
-  const last = sql.stmt(LAST).get(run.tenantId, run.scheduleKey, run.scheduledFor, id) as FoundRun | undefined;
+  const last = sql.stmt(LAST).get(run.tenantId, run.scheduleKey, run.scheduledFor, id) as
+    FoundRun | undefined;
   const materialised = schedule.next_fire_at === null || run.scheduledFor < schedule.next_fire_at;
   const action = occurrenceAction({ run, holder, last, materialised, strict, early });
   if (action === 'insert') return insertRuns(sql, [run], now)[0] ?? null;
@@ -94,7 +97,10 @@ function follow(
   return row === undefined ? null : { run: toRun(row), from: 'scheduled', to: run.state };
 }
 
-export function putOccurrenceOverride(sql: SqliteDatabase, w: OverrideWrite): { transition: Transition | null } {
+export function putOccurrenceOverride(
+  sql: SqliteDatabase,
+  w: OverrideWrite,
+): { transition: Transition | null } {
   const o = w.override;
   return sql.write(() => {
     const early = o.kind === 'move' && o.moveTo !== null && o.moveTo < o.instant;

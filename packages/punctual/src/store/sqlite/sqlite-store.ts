@@ -226,7 +226,11 @@ export class SqliteStore implements Store, TenantStore, KvStore {
     return overrides.listOccurrenceOverrides(this.sql, tenantId, scheduleId, opts);
   }
 
-  async overridesDue(scheduleIds: readonly string[], from: number, until: number): Promise<OccurrenceOverride[]> {
+  async overridesDue(
+    scheduleIds: readonly string[],
+    from: number,
+    until: number,
+  ): Promise<OccurrenceOverride[]> {
     return overrides.overridesDue(this.sql, scheduleIds, from, until);
   }
 
