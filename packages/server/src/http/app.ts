@@ -43,6 +43,7 @@ import { metricsJsonRoutes } from './routes/metrics-json.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
 import { scheduleRoutes } from './routes/schedules.js';
+import { occurrenceRoutes } from './routes/occurrences.js';
 import { revisionRoutes } from './routes/schedule-revisions.js';
 import { tenantRoutes } from './routes/tenant.js';
 
@@ -278,6 +279,7 @@ export function buildApp(opts: AppOptions) {
       });
       await v1.register(scheduleRoutes, { tenants, clock, cursors });
       await v1.register(revisionRoutes, { cursors });
+      await v1.register(occurrenceRoutes);
       await v1.register(runRoutes, { cursors, tenants, clock });
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
