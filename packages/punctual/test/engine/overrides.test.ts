@@ -18,7 +18,7 @@ async function code(p: Promise<unknown>): Promise<[string, Record<string, unknow
     (x: unknown) => x,
   );
   expect(e).toBeInstanceOf(PunctualError);
-  return [(e as PunctualError).code, (e as PunctualError).details];
+  return [(e as PunctualError).code, (e as PunctualError).details ?? {}];
 }
 
 describe('occurrence overrides', () => {

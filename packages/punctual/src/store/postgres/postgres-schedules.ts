@@ -8,7 +8,6 @@ import type {
   Page,
   PutScheduleRequest,
   PutScheduleResult,
-  RunInsert,
   ScheduleQuery,
   Store,
   Transition,

@@ -11,7 +11,6 @@ import type {
   Page,
   PutScheduleRequest,
   PutScheduleResult,
-  RunInsert,
   ScheduleQuery,
   Store,
   Transition,
