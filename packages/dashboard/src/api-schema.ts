@@ -67,7 +67,7 @@ export interface paths {
     get: operations['getSchedulesByKey'];
     /**
      * Create or update the schedule with this key
-     * @description Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota. With ?dryRun=true nothing is written: 200 with what the put would do (DryRun), or the error the put would answer.
+     * @description Upsert by key: 201 when created, 200 when updated (or unchanged); droppedOverrides lists the overrides of occurrences the change removed. With If-Match, a stale version answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota. With ?dryRun=true nothing is written: 200 with what the put would do (DryRun), or the error the put would answer.
      */
     put: operations['putSchedulesByKey'];
     post?: never;
@@ -112,7 +112,7 @@ export interface paths {
     put?: never;
     /**
      * Pause a schedule
-     * @description Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.
+     * @description Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled. With until, it resumes by itself then (400 PAUSE_UNTIL_INVALID when not in the future).
      */
     post: operations['postSchedulesByKeyPause'];
     delete?: never;
@@ -293,6 +293,50 @@ export interface paths {
      */
     post: operations['postSchedulesByKeyRollback'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/occurrences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a schedule's upcoming occurrences with their overrides
+     * @description The next occurrences of the spec from now (count, default 10), each with when it runs and its override (skipped ones have at: null; moved ones are listed at their nominal instant).
+     */
+    get: operations['getSchedulesByKeyOccurrences'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/schedules/{key}/occurrences/{instant}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Override one occurrence: skip it, move it, or give it another payload
+     * @description The instant must be an occurrence of the schedule (400 OCCURRENCE_UNKNOWN). A pending run of it follows at once; when its run already started 409 OCCURRENCE_STARTED and nothing is written. Replaces an earlier override of the same occurrence.
+     */
+    put: operations['putSchedulesByKeyOccurrencesByInstant'];
+    post?: never;
+    /**
+     * Remove an occurrence's override
+     * @description Its pending run goes back to the plain occurrence (a skipped one is written again). 404 OVERRIDE_NOT_FOUND when it has none.
+     */
+    delete: operations['deleteSchedulesByKeyOccurrencesByInstant'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1038,6 +1082,8 @@ export interface components {
       lastSucceededAt: string | null;
       /** @description the note given when it was paused */
       note: string | null;
+      /** @description a timed pause resumes by itself at this instant; null otherwise */
+      pausedUntil: string | null;
       /**
        * Format: date-time
        * @example 2026-01-05T09:00:00.000Z
@@ -1326,6 +1372,86 @@ export interface components {
         value: number;
       }[];
     };
+    OccurrenceOverride: {
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      instant: string;
+      /** @enum {string} */
+      kind: 'skip' | 'move' | 'payload';
+      moveTo: string | null;
+      payload: unknown;
+      note: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+    };
+    Occurrence: {
+      /**
+       * Format: date-time
+       * @description the nominal instant: the identity of its run
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      scheduledFor: string;
+      /** @description when it runs (moveTo when moved); null when skipped */
+      at: string | null;
+      override: components['schemas']['OccurrenceOverride'] | null;
+    };
+    PutScheduleResult: {
+      key: string;
+      spec: string;
+      tz: string;
+      /** @description generated from the spec, in English */
+      description: string;
+      /** @description the user's own free text */
+      summary: string | null;
+      labels: {
+        [key: string]: string;
+      };
+      /** @description the DST choice in force; null for @every and @at */
+      dst: components['schemas']['DstChoice'] | null;
+      /** @description calendars whose dates skip an occurrence */
+      exclude: string[];
+      businessDays: components['schemas']['BusinessDays'] | null;
+      target: components['schemas']['Target'];
+      payload: unknown;
+      policies: components['schemas']['Policies'];
+      startAt: string | null;
+      endAt: string | null;
+      maxRuns: number | null;
+      jitterMs: number;
+      /** @enum {string} */
+      state: 'active' | 'paused' | 'completed';
+      version: number;
+      /** @description when it fires next: its earliest pending run, else its next occurrence; null while paused or when none remains */
+      nextFireAt: string | null;
+      /** @description runs executed to an outcome (succeeded or dead); not occurrences materialised */
+      firedCount: number;
+      /** @description occurrences materialised so far: what maxRuns limits */
+      materializedCount: number;
+      /** @description when the latest executed run started delivery; null when none yet */
+      lastFiredAt: string | null;
+      /** @description when a run last succeeded; null when none yet */
+      lastSucceededAt: string | null;
+      /** @description the note given when it was paused */
+      note: string | null;
+      /** @description a timed pause resumes by itself at this instant; null otherwise */
+      pausedUntil: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+      droppedOverrides: components['schemas']['OccurrenceOverride'][];
+    };
     /** @description field -> {from, to}: only the fields that differ */
     ScheduleDiff: {
       [key: string]: {
@@ -1424,6 +1550,8 @@ export interface components {
         scheduledFor: string;
       }[];
       cancelledTruncated: boolean;
+      /** @description the occurrence overrides the change would drop (their occurrences are gone) */
+      droppedOverrides: components['schemas']['OccurrenceOverride'][];
     };
   };
   responses: never;
@@ -1688,7 +1816,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Schedule'] | components['schemas']['DryRun'];
+          'application/json': components['schemas']['PutScheduleResult'] | components['schemas']['DryRun'];
         };
       };
       /** @description Created */
@@ -1697,7 +1825,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Schedule'];
+          'application/json': components['schemas']['PutScheduleResult'];
         };
       };
       /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
@@ -1979,6 +2107,8 @@ export interface operations {
           /** @description also cancel the runs already scheduled */
           cancelPending?: boolean;
           note?: string;
+          /** @description a timed pause: the schedule resumes by itself at this instant (in the future) */
+          until?: string | number;
         };
       };
     };
@@ -2952,6 +3082,348 @@ export interface operations {
       };
       /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSchedulesByKeyOccurrences: {
+    parameters: {
+      query?: {
+        count?: number;
+      };
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            key: string;
+            occurrences: components['schemas']['Occurrence'][];
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putSchedulesByKeyOccurrencesByInstant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+        /** @description the occurrence's nominal instant (its runs' scheduledFor) */
+        instant: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description skip: do not run it; move: run it at moveTo instead; payload: run it with this payload
+           * @enum {string}
+           */
+          kind: 'skip' | 'move' | 'payload';
+          /**
+           * Format: date-time
+           * @description move only: the instant it runs at (in the future)
+           * @example 2026-01-05T09:00:00Z
+           */
+          moveTo?: string;
+          /** @description payload only: the payload this occurrence carries */
+          payload?: unknown;
+          /** @description why, kept in the run */
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            override: components['schemas']['OccurrenceOverride'];
+            /** @description the pending run it changed or wrote now; null when not materialised yet */
+            run: {
+              id: string;
+              state: string;
+              /**
+               * Format: date-time
+               * @example 2026-01-05T09:00:00.000Z
+               */
+              dueAt: string;
+            } | null;
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSchedulesByKeyOccurrencesByInstant: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+        /** @description the occurrence's nominal instant (its runs' scheduledFor) */
+        instant: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -4684,6 +5156,9 @@ export const pathsV1SchedulesKeyRunsGetParametersQueryStateValues: ReadonlyArray
 export const pathsV1SchedulesBulkPostParametersQueryDryRunValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/schedules/bulk']['post']['parameters']['query']['dryRun']
 > = ['true', 'false'];
+export const pathsV1SchedulesKeyOccurrencesInstantPutRequestBodyContentApplicationJsonKindValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules/{key}/occurrences/{instant}']['put']['requestBody']['content']['application/json']['kind']
+> = ['skip', 'move', 'payload'];
 export const pathsV1RunsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/runs']['get']['parameters']['query']['state']
 > = ['scheduled', 'running', 'succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
@@ -4846,6 +5321,12 @@ export const previewDroppedReasonValues: ReadonlyArray<
 export const tenantStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Tenant']['state']
 > = ['active', 'disabled'];
+export const occurrenceOverrideKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['OccurrenceOverride']['kind']
+> = ['skip', 'move', 'payload'];
+export const putScheduleResultStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['PutScheduleResult']['state']
+> = ['active', 'paused', 'completed'];
 export const revisionChangeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Revision']['change']
 > = ['created', 'updated', 'paused', 'resumed', 'deleted', 'rolledBack'];

@@ -31,6 +31,8 @@ export type DstChoice = Schemas['DstChoice'];
 export type Revision = Schemas['Revision'];
 export type RevisionDetail = Schemas['RevisionDetail'];
 export type DryRun = Schemas['DryRun'];
+export type Occurrence = Schemas['Occurrence'];
+export type OccurrenceOverride = Schemas['OccurrenceOverride'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 
 /** Every target kind the service accepts, from its OpenAPI document. */
@@ -145,6 +147,14 @@ export interface Api {
   ): Promise<Preview>;
   /** The service's health metrics (GET /v1/metrics). */
   metrics(signal?: AbortSignal): Promise<MetricsSnapshot>;
+  /** The schedule's upcoming occurrences with their overrides. */
+  occurrences(key: string, count: number, signal?: AbortSignal): Promise<{ occurrences: Occurrence[] }>;
+  overrideOccurrence(
+    key: string,
+    instant: string,
+    body: { kind: OccurrenceOverride['kind']; moveTo?: string; note?: string },
+  ): Promise<unknown>;
+  removeOverride(key: string, instant: string): Promise<void>;
 }
 
 /** The ApiError for a non-2xx answer and its (possibly absent or non-JSON) body. */
@@ -262,5 +272,24 @@ export function createApi(opts: ApiClientOptions): Api {
     cancelRun: (i) => unwrap(client.POST('/v1/runs/{id}/cancel', { params: id(i), body: {} })),
     preview: (body, signal) => unwrap(client.POST('/v1/preview', { body, signal })),
     metrics: (signal) => unwrap(client.GET('/v1/metrics', { signal })),
+    occurrences: (k, count, signal) =>
+      unwrap(
+        client.GET('/v1/schedules/{key}/occurrences', { params: { ...key(k), query: { count } }, signal }),
+      ),
+    overrideOccurrence: (k, instant, body) =>
+      unwrap(
+        client.PUT('/v1/schedules/{key}/occurrences/{instant}', {
+          params: { path: { key: k, instant } },
+          body,
+        }),
+      ),
+    removeOverride: async (k, instant) => {
+      await unwrap(
+        client.DELETE('/v1/schedules/{key}/occurrences/{instant}', {
+          params: { path: { key: k, instant } },
+          parseAs: 'text',
+        }),
+      );
+    },
   };
 }

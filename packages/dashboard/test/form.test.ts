@@ -58,6 +58,7 @@ const schedule: Schedule = {
   lastFiredAt: null,
   lastSucceededAt: null,
   note: null,
+  pausedUntil: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
 };

@@ -248,6 +248,7 @@ describe('ScheduleForm', () => {
       nextFireAt: null,
       firedCount: 0,
       note: null,
+      pausedUntil: null,
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     } as unknown as Schedule;
@@ -306,6 +307,7 @@ describe('ScheduleForm', () => {
       nextFireAt: null,
       firedCount: 0,
       note: null,
+      pausedUntil: null,
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
     } as Schedule;
@@ -319,6 +321,16 @@ describe('ScheduleForm', () => {
       nextAfter: ['2026-01-05T08:00:00.000Z'],
       cancelled: [{ id: '9', scheduledFor: '2026-01-05T08:00:00.000Z' }],
       cancelledTruncated: false,
+      droppedOverrides: [
+        {
+          instant: '2026-01-05T09:00:00.000Z',
+          kind: 'skip' as const,
+          moveTo: null,
+          payload: null,
+          note: null,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
     }));
     const api = fakeApi({ getSchedule: vi.fn(async () => saved), dryRunSchedule });
     renderForm(api, { editKey: 'a.b' });
@@ -338,6 +350,7 @@ describe('ScheduleForm', () => {
     expect(dry.textContent).toContain('would be updated as version 8');
     expect(dry.textContent).toContain('1 pending run(s) would be cancelled');
     expect(dry.textContent).toContain('{"priority":0} → {"priority":5}');
+    expect(screen.getByTestId('dropped-overrides').textContent).toContain('skip of');
     expect(api.puts).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(api.puts).toHaveLength(1));

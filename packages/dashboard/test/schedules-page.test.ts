@@ -48,6 +48,7 @@ function schedule(i: number, overrides: Partial<Schedule> = {}): Schedule {
     lastFiredAt: null,
     lastSucceededAt: null,
     note: null,
+    pausedUntil: null,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,

@@ -9,6 +9,7 @@
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
+import { overridesDroppedByPut } from './occurrence-overrides.js';
 import { calendarsNamedBy } from './tenant-calendars.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
@@ -123,8 +124,14 @@ async function putBatch(
     for (const w of written) out[w.at]!.outcome = dryOutcome(w.existing, w.req);
     return out;
   }
-  const results = await api.store.putSchedules(written.map((w) => w.req));
-  const saved = api.announcePuts(results);
+  // An update that removes an occurrence drops its override, as a single put does.
+  const dropped = await Promise.all(written.map((w) => overridesDroppedByPut(api, w.existing, w.req)));
+  const results = await api.store.putSchedules(
+    written.map((w, i) =>
+      dropped[i]!.length === 0 ? w.req : { ...w.req, dropOverrides: dropped[i]!.map((o) => o.instant) },
+    ),
+  );
+  const saved = api.announcePuts(results, dropped);
   written.forEach((w, i) => {
     const res = saved[i]!;
     out[w.at] = { ...out[w.at]!, outcome: outcomeOf(res), schedule: res.schedule };

@@ -66,6 +66,14 @@ export const ERROR_CODES = {
   RUN_NOT_RERUNNABLE:
     'the run cannot run again: it is not final yet, or another run holds its occurrence (details.why)',
   CURSOR_INVALID: 'the page cursor was not returned by this listing (or was altered)',
+  // Per-occurrence overrides and timed pause (docs/overrides.md)
+  OCCURRENCE_UNKNOWN:
+    'the instant is not an occurrence of the schedule within the override horizon (details.field names the input)',
+  OCCURRENCE_STARTED:
+    'the occurrence already started, ended or was missed: an override can no longer change it (details.state)',
+  OVERRIDE_INVALID: 'an occurrence override is malformed: its kind, moveTo, payload or note (details.field)',
+  OVERRIDE_NOT_FOUND: 'the occurrence has no override to remove',
+  PAUSE_UNTIL_INVALID: 'a timed pause `until` is malformed or not in the future',
   // Tenancy
   TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',
   TENANT_EXISTS: 'a tenant with that id already exists',

@@ -232,3 +232,12 @@ export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
 export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';
 export { DATABASE_OUTAGES, databaseOutage, type DatabaseOutage } from './store/database-outage.js';
 export type { DatabaseOutageState } from './engine/database-health.js';
+export {
+  OVERRIDE_KINDS,
+  OVERRIDE_HORIZON_MS,
+  OVERRIDE_NOTE_MAX,
+  type OverrideKind,
+  type OccurrenceOverride,
+  type OverrideInput,
+} from './domain/occurrence-override.js';
+export { OCCURRENCES_MAX, MOVED_LOOKBACK_MS, type UpcomingOccurrence } from './occurrence-overrides.js';

@@ -10,6 +10,8 @@ import { compileStored, sameDraft, type ScheduleDraft, type ScheduleInput } from
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
 import { PunctualError } from './errors.js';
+import type { OccurrenceOverride } from './domain/occurrence-override.js';
+import { overridesDroppedByPut } from './occurrence-overrides.js';
 import type { Page } from './store/store.js';
 import type { PutResult, TenantApi } from './tenant-api.js';
 
@@ -38,6 +40,8 @@ export interface DryRunResult {
   cancelled: { id: string; scheduledFor: number }[];
   /** True when more pending runs than those listed would be cancelled. */
   cancelledTruncated: boolean;
+  /** The overrides the change would drop: their occurrences are no longer in the schedule. */
+  droppedOverrides: OccurrenceOverride[];
 }
 
 /** REVISION_UNKNOWN: no revision of this version is kept for the key. */
@@ -146,6 +150,7 @@ export async function dryRunPut(
       nextAfter,
       cancelled: [],
       cancelledTruncated: false,
+      droppedOverrides: [],
     };
   }
   const nextBefore = nextOccurrences(compileStored(existing, now), now, DRY_RUN_NEXT_COUNT);
@@ -169,5 +174,6 @@ export async function dryRunPut(
       .filter((r) => r.scheduleId === existing.id)
       .map((r) => ({ id: r.id, scheduledFor: r.scheduledFor })),
     cancelledTruncated: pending.nextCursor !== undefined,
+    droppedOverrides: await overridesDroppedByPut(api, existing, req),
   };
 }

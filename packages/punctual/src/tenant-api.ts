@@ -5,6 +5,8 @@
 import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
 import { nextFireOf } from './domain/next-fire.js';
+import { planResume } from './domain/resume-plan.js';
+import { pausedRecord, runInsertOf } from './run-insert-of.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
 import {
   checkPayload,
@@ -47,6 +49,14 @@ import {
   previewCalendars,
   type ImportCalendarOptions,
 } from './tenant-calendars.js';
+import type { OccurrenceOverride, OverrideInput } from './domain/occurrence-override.js';
+import {
+  overrideOccurrence,
+  overridesDroppedByPut,
+  removeOverride,
+  upcomingOccurrences,
+  type UpcomingOccurrence,
+} from './occurrence-overrides.js';
 import {
   dryRunPut,
   revisionHistory,
@@ -76,6 +86,8 @@ export interface PutResult {
   schedule: Schedule;
   created: boolean;
   changed: boolean;
+  /** Overrides of occurrences the change removed, deleted with it (docs/overrides.md). */
+  droppedOverrides: OccurrenceOverride[];
 }
 
 const EARLIEST = -8.64e15;
@@ -111,8 +123,10 @@ export class TenantApi {
       ...this.preparePut(input, existing, now, opts.expectedVersion, calendars),
       revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
     };
-    const res = await this.store.putSchedule(existing === undefined ? { ...req, expectNew: true } : req);
-    return this.#announce(res);
+    const dropped = await overridesDroppedByPut(this, existing, req);
+    const full = dropped.length === 0 ? req : { ...req, dropOverrides: dropped.map((o) => o.instant) };
+    const res = await this.store.putSchedule(existing === undefined ? { ...full, expectNew: true } : full);
+    return { ...this.#announce(res), droppedOverrides: res.changed ? dropped : [] };
   }
 
   /**
@@ -160,8 +174,13 @@ export class TenantApi {
       }
     }
     opts.check?.(stored);
-    const results = await this.store.putSchedules(reqs);
-    return results.map((r) => this.#announce(r));
+    const dropped = await Promise.all(reqs.map((r, i) => overridesDroppedByPut(this, stored[i], r)));
+    const results = await this.store.putSchedules(
+      reqs.map((r, i) =>
+        dropped[i]!.length === 0 ? r : { ...r, dropOverrides: dropped[i]!.map((o) => o.instant) },
+      ),
+    );
+    return results.map((r, i) => ({ ...this.#announce(r), droppedOverrides: r.changed ? dropped[i]! : [] }));
   }
 
   /**
@@ -174,7 +193,10 @@ export class TenantApi {
   }
 
   /** @internal Announces saved puts (events, the materializer woken once for the earliest of them). */
-  announcePuts(results: readonly PutScheduleResult[]): PutResult[] {
+  announcePuts(
+    results: readonly PutScheduleResult[],
+    dropped: readonly (OccurrenceOverride[] | undefined)[] = [],
+  ): PutResult[] {
     let earliest: number | null = null;
     let changed = false;
     for (const res of results) {
@@ -186,7 +208,12 @@ export class TenantApi {
       if (at !== null && (earliest === null || at < earliest)) earliest = at;
     }
     if (changed) this.hooks.scheduleChanged(earliest);
-    return results.map((r) => ({ schedule: r.schedule, created: r.created, changed: r.changed }));
+    return results.map((r, i) => ({
+      schedule: r.schedule,
+      created: r.created,
+      changed: r.changed,
+      droppedOverrides: r.changed ? (dropped[i] ?? []) : [],
+    }));
   }
 
   /** @internal Validates a put and builds its store request, writing nothing (put, putMany, dry run). */
@@ -228,7 +255,39 @@ export class TenantApi {
     return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, initialState, now };
   }
 
-  #announce(res: PutScheduleResult): PutResult {
+  /** @internal Emits a run's transition (and wakes the worker for a scheduled one). */
+  announce(t: Transition | null): void {
+    if (t === null) return;
+    this.bus.emitTransition(t);
+    if (t.to === 'scheduled') this.hooks.runsInserted(t.run.dueAt);
+  }
+
+  /**
+   * Overrides one occurrence (by its nominal instant): skip it, move it (`moveTo`) or give it a payload.
+   * Its pending run follows at once; OCCURRENCE_STARTED when it already started (a claim came first).
+   */
+  overrideOccurrence(
+    key: string,
+    instant: string | number | Date,
+    input: OverrideInput,
+  ): Promise<{ override: OccurrenceOverride; run: Run | null }> {
+    return overrideOccurrence(this, key, instant, input);
+  }
+
+  /** Removes an occurrence's override; its pending run goes back to the plain occurrence. */
+  removeOverride(key: string, instant: string | number | Date): Promise<{ run: Run | null }> {
+    return removeOverride(this, key, instant);
+  }
+
+  /** The schedule's next occurrences (default 10, at most 100) with their overrides. */
+  occurrences(
+    key: string,
+    opts: { count?: number | undefined } = {},
+  ): Promise<{ schedule: Schedule; occurrences: UpcomingOccurrence[] }> {
+    return upcomingOccurrences(this, key, opts);
+  }
+
+  #announce(res: PutScheduleResult): Omit<PutResult, 'droppedOverrides'> {
     for (const t of res.transitions) this.bus.emitTransition(t);
     if (res.changed) {
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
@@ -286,17 +345,27 @@ export class TenantApi {
 
   async pause(
     key: string,
-    opts: ActorOption & { cancelPending?: boolean | undefined; note?: string | undefined } = {},
+    opts: ActorOption & {
+      cancelPending?: boolean | undefined;
+      note?: string | undefined;
+      /** A timed pause: the schedule resumes by itself at this instant (in the future). */
+      until?: string | number | Date | null | undefined;
+    } = {},
   ): Promise<Schedule> {
+    const now = this.clock.now();
+    const until = pauseUntil(opts.until, now);
     const res = await this.store.pauseSchedule(this.tenantId, key, {
       cancelPending: opts.cancelPending ?? false,
       note: opts.note ?? null,
-      now: this.clock.now(),
+      now,
       actor: actorOf(opts),
+      until,
     });
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const t of res.transitions) this.bus.emitTransition(t);
     this.bus.emit('schedule:paused', { schedule: res.schedule });
+    // The materializer's timer wakes for the end of a timed pause.
+    if (until !== null) this.hooks.scheduleChanged(until);
     return res.schedule;
   }
 
@@ -309,25 +378,10 @@ export class TenantApi {
     if (s.state !== 'paused') return s;
     const now = this.clock.now();
     const spec = compileStored(s, now);
-    const skipped: RunInsert[] = [];
-    let t = s.nextFireAt;
-    while (t !== null && t < now && skipped.length < s.policies.maxCatchup) {
-      skipped.push(this.#insert(s, 'scheduled', t, { state: 'skipped', reason: 'paused', unique: false }));
-      t = spec.nextAfter(t);
-    }
-    if (t !== null && t < now) {
-      skipped.push(
-        this.#insert(s, 'scheduled', t, {
-          state: 'skipped',
-          reason: 'paused',
-          unique: false,
-          details: { from: t, until: now },
-        }),
-      );
-    }
+    const plan = planResume(s, (t) => spec.nextAfter(t), now);
     const res = await this.store.resumeSchedule(this.tenantId, key, {
-      nextFireAt: spec.nextAfter(now - 1),
-      skipped,
+      nextFireAt: plan.nextFireAt,
+      skipped: plan.skipped.map((k) => pausedRecord(s, k.scheduledFor, k.details)),
       now,
       actor: actorOf(opts),
     });
@@ -441,7 +495,7 @@ export class TenantApi {
     const now = this.clock.now();
     const [t] = await this.store.insertRuns(
       [
-        this.#insert(s, 'manual', now, {
+        runInsertOf(s, 'manual', now, {
           unique: false,
           payload: opts.payload === undefined ? null : opts.payload,
         }),
@@ -483,7 +537,7 @@ export class TenantApi {
           },
         );
       }
-      runs.push(this.#insert(s, 'backfill', t, { unique: true, dueAt: now }));
+      runs.push(runInsertOf(s, 'backfill', t, { unique: true, dueAt: now }));
     }
     const inserted = await this.store.insertRuns(runs, now);
     for (const t of inserted) this.bus.emitTransition(t);
@@ -553,33 +607,30 @@ export class TenantApi {
     this.bus.emitTransition(t);
     return t.run;
   }
+}
 
-  #insert(
-    s: Schedule,
-    kind: RunInsert['kind'],
-    scheduledFor: number,
-    o: Partial<Pick<RunInsert, 'state' | 'reason' | 'unique' | 'payload' | 'dueAt' | 'details'>>,
-  ): RunInsert {
-    const p = s.policies;
-    return {
-      tenantId: s.tenantId,
-      scheduleId: s.id,
-      scheduleKey: s.key,
-      scheduleVersion: s.version,
-      kind,
-      unique: o.unique ?? true,
-      scheduledFor,
-      dueAt: o.dueAt ?? scheduledFor,
-      expiresAt: p.deadlineMs === null || kind !== 'scheduled' ? null : scheduledFor + p.deadlineMs,
-      priority: p.priority,
-      maxAttempts: p.retry.maxAttempts,
-      overlap: p.overlap,
-      payload: o.payload ?? null,
-      state: o.state ?? 'scheduled',
-      reason: o.reason ?? null,
-      details: o.details ?? null,
-    };
+/** A timed pause's end: null for none; PAUSE_UNTIL_INVALID when malformed or not after now. */
+function pauseUntil(v: string | number | Date | null | undefined, now: number): number | null {
+  let until: number | null;
+  try {
+    until = parseInstant(v, 'until');
+  } catch {
+    throw new PunctualError(
+      'PAUSE_UNTIL_INVALID',
+      'until must be an ISO-8601 instant or epoch milliseconds',
+      {
+        field: 'until',
+        value: String(v),
+      },
+    );
   }
+  if (until !== null && until <= now) {
+    throw new PunctualError('PAUSE_UNTIL_INVALID', 'until must be in the future', {
+      field: 'until',
+      value: new Date(until).toISOString(),
+    });
+  }
+  return until;
 }
 
 function actorOf(opts: ActorOption): string | null {

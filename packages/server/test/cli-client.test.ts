@@ -17,6 +17,11 @@ import {
   schedulesRollback,
 } from '../src/cli/commands/schedules-history.js';
 import {
+  schedulesOccurrences,
+  schedulesOverride,
+  schedulesUnoverride,
+} from '../src/cli/commands/schedules-overrides.js';
+import {
   schedulesGet,
   schedulesList,
   schedulesPause,
@@ -354,5 +359,53 @@ describe('errors', () => {
       code: 'SERVICE_UNREACHABLE',
       message: `cannot reach the service at http://127.0.0.1:${port}: ECONNREFUSED`,
     });
+  });
+});
+
+describe('schedules occurrences, skip, move, override, unoverride and pause --until', () => {
+  it('overrides single occurrences and lists them; bad input is refused with its code', async () => {
+    const base = { env, key: 'cli.overrides', tz: 'UTC', webhook: hook };
+    // A monthly schedule: its next occurrences are weeks from now (and within the horizon), whatever today is.
+    expect((await run(schedulesPut, { ...base, spec: '0 9 1 * *' })).code).toBe(0);
+    const list = parse((await run(schedulesOccurrences, { env, key: base.key, count: 4, json: true })).out);
+    // Not the first: it may be due within seconds on the first of a month.
+    const [, first, second, third] = list.occurrences.map((o: { scheduledFor: string }) => o.scheduledFor);
+    const skip = await run(schedulesOverride, {
+      env,
+      key: base.key,
+      instant: first,
+      kind: 'skip',
+      note: 'no',
+    });
+    expect(skip.out).toBe(`punctual: cli.overrides at ${first}: skipped (no)\n`);
+    const to = new Date(Date.parse(second) + 3_600_000).toISOString();
+    const move = await run(schedulesOverride, { env, key: base.key, instant: second, to, kind: 'move' });
+    expect(move.out).toBe(`punctual: cli.overrides at ${second}: moved to ${to}\n`);
+    const payload = await run(schedulesOverride, {
+      env,
+      key: base.key,
+      instant: third,
+      kind: 'payload',
+      payload: '{"x":1}',
+    });
+    expect(payload.code).toBe(0);
+    const table = await run(schedulesOccurrences, { env, key: base.key, count: 4 });
+    expect(table.out).toMatch(/SCHEDULED FOR\s+RUNS AT\s+OVERRIDE/);
+    expect(table.out).toContain(`${first}  -  `);
+    expect(table.out).toContain('payload overridden');
+    expect((await run(schedulesUnoverride, { env, key: base.key, instant: first })).code).toBe(0);
+    const missing = await run(schedulesUnoverride, { env, key: base.key, instant: first });
+    expect(missing.err).toContain('OVERRIDE_NOT_FOUND');
+    const unknown = await run(schedulesOverride, {
+      env,
+      key: base.key,
+      instant: '2020-06-01T09:30:00Z',
+      kind: 'skip',
+    });
+    expect(unknown.err).toContain('OCCURRENCE_UNKNOWN');
+    const past = await run(schedulesPause, { env, key: base.key, until: '2020-01-01T00:00:00Z' });
+    expect(past.err).toContain('PAUSE_UNTIL_INVALID');
+    const paused = await run(schedulesPause, { env, key: base.key, until: second, json: true });
+    expect(parse(paused.out)).toMatchObject({ state: 'paused', pausedUntil: second });
   });
 });

@@ -1,6 +1,6 @@
 // What a save would do, asked of the service without writing (PUT ?dryRun=true): created, updated or
-// unchanged, the changed fields as from -> to, the next fire times before and after, and the pending runs it
-// would cancel. It only shows the service's answer; it never computes a diff itself.
+// unchanged, the changed fields as from -> to, the next fire times before and after, the pending runs it
+// would cancel and the occurrence overrides it would drop. It only shows the service's answer; it never computes a diff itself.
 import type { DryRun } from '../api.ts';
 import { describeError } from '../lib/errors.ts';
 import { valueText } from './HistoryPanel.tsx';
@@ -31,6 +31,18 @@ export function DryRunPanel({ result, error, tz, now }: DryRunPanelProps) {
         {result.cancelled.length > 0 &&
           ` ${result.cancelled.length}${result.cancelledTruncated ? '+' : ''} pending run(s) would be cancelled.`}
       </p>
+      {result.droppedOverrides.length > 0 && (
+        <div data-testid="dropped-overrides">
+          <p>These overrides would be dropped (their occurrences are no longer in the schedule):</p>
+          <ul>
+            {result.droppedOverrides.map((o) => (
+              <li key={o.instant}>
+                {o.kind} of <Instant value={o.instant} tz={tz} both={false} now={now} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {fields.length > 0 && (
         <table className="compact">
           <caption>Changed fields</caption>

@@ -13,6 +13,7 @@ import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
+import { OccurrencesPanel } from '../components/OccurrencesPanel.tsx';
 import { RunsTable } from '../components/RunsTable.tsx';
 import { ScheduleActions } from '../components/ScheduleActions.tsx';
 import { TargetView } from '../components/TargetView.tsx';
@@ -273,6 +274,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
           />
         )}
       </section>
+      {s && s.state !== 'completed' && <OccurrencesPanel schedule={s} now={now} onChanged={refreshAll} />}
       {s && <HistoryPanel schedule={s} now={now} onChanged={refreshAll} />}
     </Layout>
   );

@@ -33,6 +33,7 @@ export type RunReason =
   | 'paused' // the schedule was paused at its time
   | 'calendar' // its date is excluded by a calendar, or not a working day (details.calendar names it)
   | 'calendarChanged' // a calendar of its schedule changed: cancelled and materialised again
+  | 'override' // a per-occurrence override skipped, moved or changed the payload of it (details.override)
   | 'deadline' // not started within the deadline
   | 'updated' // the schedule changed and this pending run belonged to the old version
   | 'deleted' // the schedule was deleted

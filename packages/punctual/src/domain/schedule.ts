@@ -99,6 +99,8 @@ export interface Schedule extends ScheduleDraft {
   /** When the latest run of this schedule succeeded; null when none yet. */
   lastSucceededAt: number | null;
   pausedAt: number | null;
+  /** A timed pause resumes by itself at this instant (null: paused until resumed by hand, or not paused). */
+  pausedUntil: number | null;
   note: string | null;
   createdAt: number;
   updatedAt: number;

@@ -1,8 +1,10 @@
 // The materializer: turns schedules into runs a short look-ahead before they are due. Each step claims due
 // schedules, asks the domain which runs their next occurrences become (misfire rules included), and commits
 // runs and the schedule's new position in one compare-and-set, so any number of instances materialise each
-// occurrence exactly once. It never delivers anything and never decides policy itself. A schedule with
-// calendars has them read from the store at each step, so a calendar change applies to what comes next.
+// occurrence exactly once. It applies the occurrences' overrides (skip, move, payload) as it writes their
+// runs, and ends timed pauses whose `until` has come. It never delivers anything and never decides policy
+// itself. A schedule with calendars has them read from the store at each step, so a calendar change applies
+// to what comes next.
 
 import type { Clock } from '../clock.js';
 import { applyCalendarRules, calendarFate, type OccurrenceFate } from '../domain/calendar/apply-calendars.js';
@@ -10,11 +12,15 @@ import type { CalendarDraft } from '../domain/calendar/calendar.js';
 import { calendarNamesOf } from '../domain/calendar/calendar-rules.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
 import { hasCalendars } from '../store/calendar-store.js';
+import { overriddenRun, type OccurrenceOverride } from '../domain/occurrence-override.js';
+import { PunctualError } from '../errors.js';
+import { overriddenInsert } from '../run-insert-of.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { EventBus } from '../events.js';
 import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js';
 import { Loop } from './loop.js';
 import type { SpecCache } from './spec-cache.js';
+import { resumeTimedPauses } from './timed-resume.js';
 
 export interface MaterializerOptions {
   lookaheadMs: number;
@@ -44,6 +50,9 @@ export class Materializer {
   }
 
   async #step(): Promise<number | null> {
+    // Timed pauses first, so a schedule resumed now is materialised in this same step (more than a batch
+    // of them: the wake-up below is then due at once).
+    await resumeTimedPauses(this.store, this.clock, this.bus, this.specs, this.opts.batchSize);
     for (;;) {
       const now = this.clock.now();
       const due = await this.store.claimDueSchedules({
@@ -56,18 +65,23 @@ export class Materializer {
       if (due.length < this.opts.batchSize) break;
     }
     const next = await this.store.nextScheduleAt();
-    return next === null ? null : next - this.opts.lookaheadMs;
+    const resumeAt = await this.store.nextTimedResumeAt();
+    const wake = next === null ? null : next - this.opts.lookaheadMs;
+    if (resumeAt === null) return wake;
+    return wake === null ? resumeAt : Math.min(wake, resumeAt);
   }
 
   /** Advances the claimed schedules, in one store transaction when the store can batch them. */
   async #advanceAll(due: Schedule[], now: number): Promise<void> {
     const calendars = await this.#calendarsOf(due);
-    const steps = due.map((s) => this.#plan(s, now, calendars));
+    const read = await this.#overrides(due, now);
+    const steps = due.map((s) => this.#plan(s, now, calendars, read));
     const store = this.store;
     const results = store.advanceSchedules
       ? await store.advanceSchedules(steps.map((p) => p.advance))
       : await sequentially(steps, (p) => store.advanceSchedule(p.advance));
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, results[i]!, now));
+    if (read !== null) await this.#lateOverrides(due, now, read);
   }
 
   /** The calendars the claimed schedules use, by tenant and name (one read per calendar). */
@@ -87,10 +101,43 @@ export class Materializer {
     return out;
   }
 
+  /** The batch's overrides of the occurrences this step may write, by `<scheduleId>:<instant>`. */
+  async #overrides(due: Schedule[], now: number): Promise<Map<string, OccurrenceOverride> | null> {
+    const from = Math.min(...due.map((s) => s.nextFireAt ?? Infinity));
+    if (from === Infinity) return null;
+    const list = await this.store.overridesDue(
+      due.map((s) => s.id),
+      from,
+      now + this.opts.lookaheadMs,
+    );
+    return new Map(list.map((o) => [`${o.scheduleId}:${o.instant}`, o]));
+  }
+
+  /**
+   * An override written after this step read them, for an occurrence the step has just written, missed its
+   * run: it is applied now, by the same conditional write as any override (a run already claimed keeps it).
+   */
+  async #lateOverrides(due: Schedule[], now: number, read: Map<string, OccurrenceOverride>): Promise<void> {
+    const again = await this.#overrides(due, now);
+    const byId = new Map(due.map((s) => [s.id, s]));
+    for (const [key, o] of again ?? []) {
+      const seen = read.get(key);
+      if (seen !== undefined && seen.createdAt === o.createdAt) continue;
+      const s = byId.get(o.scheduleId)!;
+      try {
+        const r = await this.store.putOccurrenceOverride({ override: o, run: overriddenInsert(s, o), now });
+        if (r.transition) this.bus.emitTransition(r.transition);
+      } catch (e) {
+        if (!(e instanceof PunctualError && e.code === 'OCCURRENCE_STARTED')) throw e;
+      }
+    }
+  }
+
   #plan(
     s: Schedule,
     now: number,
     calendars: Map<string, CalendarDraft>,
+    overrides: Map<string, OccurrenceOverride> | null,
   ): { schedule: Schedule; complete: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
     let fate: ((t: number) => OccurrenceFate) | undefined;
@@ -105,24 +152,31 @@ export class Materializer {
       maxRunsPerStep: this.opts.maxRunsPerStep,
       fate,
     });
-    const runs: RunInsert[] = plan.runs.map((r) => ({
-      tenantId: s.tenantId,
-      scheduleId: s.id,
-      scheduleKey: s.key,
-      scheduleVersion: s.version,
-      kind: 'scheduled',
-      unique: r.state === 'scheduled',
-      scheduledFor: r.scheduledFor,
-      dueAt: r.dueAt,
-      expiresAt: r.expiresAt,
-      priority: s.policies.priority,
-      maxAttempts: s.policies.retry.maxAttempts,
-      overlap: s.policies.overlap,
-      payload: null,
-      state: r.state,
-      reason: r.reason,
-      details: r.details,
-    }));
+    const runs: RunInsert[] = plan.runs.map((planned) => {
+      const o = planned.state === 'scheduled' ? overrides?.get(`${s.id}:${planned.scheduledFor}`) : undefined;
+      const r =
+        o === undefined
+          ? { ...planned, payload: null }
+          : { ...planned, ...overriddenRun({ ...planned, payload: null }, o) };
+      return {
+        tenantId: s.tenantId,
+        scheduleId: s.id,
+        scheduleKey: s.key,
+        scheduleVersion: s.version,
+        kind: 'scheduled',
+        unique: r.state === 'scheduled',
+        scheduledFor: r.scheduledFor,
+        dueAt: r.dueAt,
+        expiresAt: r.expiresAt,
+        priority: s.policies.priority,
+        maxAttempts: s.policies.retry.maxAttempts,
+        overlap: s.policies.overlap,
+        payload: r.payload,
+        state: r.state,
+        reason: r.reason,
+        details: r.details,
+      };
+    });
     const advance: Advance = {
       tenantId: s.tenantId,
       scheduleId: s.id,

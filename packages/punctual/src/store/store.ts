@@ -4,6 +4,7 @@
 // interface only; it branches on `capabilities`, never on which store it has.
 
 import type { Json } from '../domain/json.js';
+import type { OccurrenceOverride } from '../domain/occurrence-override.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../domain/run.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../domain/schedule.js';
 import type { RevisionNote, ScheduleRevision } from '../domain/schedule-revision.js';
@@ -68,6 +69,8 @@ export interface PutScheduleRequest {
   initialState?: 'active' | 'paused' | undefined;
   /** Who made the change (and the version a rollback restores), kept in the revision the put writes. */
   revision?: RevisionNote | undefined;
+  /** Instants whose overrides the change drops (their occurrences are gone), deleted in the same transaction. */
+  dropOverrides?: readonly number[] | undefined;
   now: number;
 }
 
@@ -238,6 +241,30 @@ export interface RerunResult {
   refused: RerunRefusal[];
 }
 
+/**
+ * Stores (or replaces) the override of one occurrence and makes the occurrence's run follow it, in one
+ * transaction. `run` is the occurrence's run as the override makes it (computed by the caller), with
+ * `unique` true when it is to run. When a run holds the occurrence and is still `scheduled`, it is updated
+ * conditionally (only while still scheduled); when it is running or final (a claim won), nothing is written
+ * and OCCURRENCE_STARTED is thrown. When no run holds it and the schedule materialised past it, the run is
+ * inserted only when the last record of the occurrence is a skip by override (undoing or changing a skip);
+ * otherwise OCCURRENCE_STARTED. When it is not materialised yet, only the override is written.
+ */
+export interface OverrideWrite {
+  override: OccurrenceOverride;
+  run: RunInsert;
+  now: number;
+}
+
+/** Removes an occurrence's override; its run, if still pending, goes back to `run` (the plain occurrence). */
+export interface OverrideRemoval {
+  tenantId: string;
+  scheduleId: string;
+  instant: number;
+  run: RunInsert;
+  now: number;
+}
+
 export interface PruneRequest {
   now: number;
   /** Final runs finished before now - this are deleted (failures use failedRetentionMs). */
@@ -321,17 +348,53 @@ export interface Store {
   pauseSchedule(
     tenantId: string,
     key: string,
-    opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
+    opts: {
+      cancelPending: boolean;
+      note: string | null;
+      now: number;
+      actor?: string | null | undefined;
+      /** A timed pause: resumes by itself at this instant (null or absent: until resumed by hand). */
+      until?: number | null | undefined;
+    },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
   /**
    * Resumes a paused schedule at `nextFireAt`; `skipped` records the occurrences that fell in the pause
-   * (state skipped, reason paused), and writes a `resumed` revision.
+   * (state skipped, reason paused), and writes a `resumed` revision. With `dueBy`, only a timed pause whose
+   * pausedUntil <= dueBy is resumed (the automatic resume: a schedule paused again meanwhile is left alone).
    */
   resumeSchedule(
     tenantId: string,
     key: string,
-    opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
+    opts: {
+      nextFireAt: number | null;
+      skipped: RunInsert[];
+      now: number;
+      actor?: string | null | undefined;
+      dueBy?: number | undefined;
+    },
   ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined>;
+  /**
+   * Schedules whose timed pause ended (paused with pausedUntil <= now), at most `limit`, earliest first; the
+   * caller resumes each with resumeSchedule and `dueBy` so a schedule paused again meanwhile stays paused.
+   */
+  dueTimedPauses(now: number, limit: number): Promise<Schedule[]>;
+  /** Earliest pausedUntil among paused schedules (null: none), for the materializer's timer. */
+  nextTimedResumeAt(): Promise<number | null>;
+
+  // ── occurrence overrides (docs/overrides.md) ─────────────────────────────────────────────────────
+  /** See OverrideWrite. Returns the run's transition when one was changed or inserted. */
+  putOccurrenceOverride(w: OverrideWrite): Promise<{ transition: Transition | null }>;
+  /** See OverrideRemoval; `removed` false when no override was stored (nothing else is done). */
+  deleteOccurrenceOverride(r: OverrideRemoval): Promise<{ removed: boolean; transition: Transition | null }>;
+  /** The schedule's overrides with instant >= from, by instant, at most `limit`. */
+  listOccurrenceOverrides(
+    tenantId: string,
+    scheduleId: string,
+    opts: { from: number; limit: number },
+  ): Promise<OccurrenceOverride[]>;
+  /** The materializer's read: overrides of these schedules with instant in [from, until], in one read. */
+  overridesDue(scheduleIds: readonly string[], from: number, until: number): Promise<OccurrenceOverride[]>;
+
   /** The key's revisions, newest first, including those of a deleted schedule with this key. */
   listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>>;
   /** The newest revision of this key with this version (undefined when none is kept). */

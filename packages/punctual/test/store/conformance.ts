@@ -16,6 +16,7 @@ import type { Ctx } from './conformance/helpers.js';
 import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
+import { overrideTests } from './conformance/overrides.js';
 import { revisionTests } from './conformance/revisions.js';
 import { runTests } from './conformance/runs.js';
 import { rerunTests } from './conformance/reruns.js';
@@ -32,6 +33,7 @@ const GROUPS = {
   leases: leaseTests,
   runs: runTests,
   revisions: revisionTests,
+  overrides: overrideTests,
   reruns: rerunTests,
   tenancy: tenancyTests,
   clock: clockTests,

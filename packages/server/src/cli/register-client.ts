@@ -10,6 +10,11 @@ import { importCrontab } from './commands/import-crontab.js';
 import { schedulesImport } from './commands/schedules-import.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
 import { schedulesHistory, schedulesPutDryRun, schedulesRollback } from './commands/schedules-history.js';
+import {
+  schedulesOccurrences,
+  schedulesOverride,
+  schedulesUnoverride,
+} from './commands/schedules-overrides.js';
 import { kvGet, kvList, kvPut, kvRemove } from './commands/kv.js';
 import {
   calendarsGet,
@@ -199,9 +204,60 @@ export function registerClient(program: Command, w: Wiring): void {
       .description('pause a schedule: occurrences while paused are recorded as skipped')
       .argument('<key>')
       .option('--cancel-pending', 'also cancel the runs already scheduled')
-      .option('--note <text>', 'why (shown on the schedule)'),
-  ).action(async (key: string, o: Common & { cancelPending?: boolean; note?: string }) =>
+      .option('--note <text>', 'why (shown on the schedule)')
+      .option('--until <instant>', 'resume by itself at this instant: ISO-8601 with Z or an offset'),
+  ).action(async (key: string, o: Common & { cancelPending?: boolean; note?: string; until?: string }) =>
     w.exit(await schedulesPause({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('occurrences')
+      .description("a schedule's upcoming occurrences with their overrides")
+      .argument('<key>')
+      .option('--count <n>', 'how many (1-100, default 10)'),
+  ).action(async (key: string, o: Common & { count?: string }) =>
+    w.exit(await schedulesOccurrences({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('skip')
+      .description('skip one occurrence (by its instant)')
+      .argument('<key>')
+      .argument('<instant>')
+      .option('--note <text>', 'why (kept in the run)'),
+  ).action(async (key: string, instant: string, o: Common & { note?: string }) =>
+    w.exit(await schedulesOverride({ ...args(w.env, o), key, instant, kind: 'skip' }, w.io)),
+  );
+  client(
+    schedules
+      .command('move')
+      .description('run one occurrence at another instant (it keeps its identity)')
+      .argument('<key>')
+      .argument('<instant>')
+      .argument('<to>')
+      .option('--note <text>', 'why (kept in the run)'),
+  ).action(async (key: string, instant: string, to: string, o: Common & { note?: string }) =>
+    w.exit(await schedulesOverride({ ...args(w.env, o), key, instant, to, kind: 'move' }, w.io)),
+  );
+  client(
+    schedules
+      .command('override')
+      .description('give one occurrence another payload')
+      .argument('<key>')
+      .argument('<instant>')
+      .requiredOption('--payload <json>', 'the payload of this occurrence')
+      .option('--note <text>', 'why (kept in the run)'),
+  ).action(async (key: string, instant: string, o: Common & { payload?: string; note?: string }) =>
+    w.exit(await schedulesOverride({ ...args(w.env, o), key, instant, kind: 'payload' }, w.io)),
+  );
+  client(
+    schedules
+      .command('unoverride')
+      .description("remove one occurrence's override")
+      .argument('<key>')
+      .argument('<instant>'),
+  ).action(async (key: string, instant: string, o: Common) =>
+    w.exit(await schedulesUnoverride({ ...args(w.env, o), key, instant }, w.io)),
   );
   client(
     schedules.command('resume').description('resume a paused schedule from now on').argument('<key>'),

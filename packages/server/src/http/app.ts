@@ -46,6 +46,7 @@ import { runRoutes } from './routes/runs.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { bulkScheduleRoutes } from './routes/schedules-bulk.js';
 import { parseNdjson } from './ndjson-body.js';
+import { occurrenceRoutes } from './routes/occurrences.js';
 import { revisionRoutes } from './routes/schedule-revisions.js';
 import { tenantRoutes } from './routes/tenant.js';
 
@@ -294,6 +295,7 @@ export function buildApp(opts: AppOptions) {
       await v1.register(scheduleRoutes, { tenants, clock, cursors });
       await v1.register(bulkScheduleRoutes, { tenants });
       await v1.register(revisionRoutes, { cursors });
+      await v1.register(occurrenceRoutes);
       await v1.register(runRoutes, { cursors, tenants, clock });
       await v1.register(previewRoutes, { clock });
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });

@@ -2,6 +2,7 @@
 // its full content, the rollback request and answer, and the dry run of a put. Lists of names come from the
 // library. It must never hold logic beyond shape, nor expose internal ids (schedule ids, sequence numbers).
 
+import { occurrenceOverride } from './schemas/overrides.js';
 import { DIFF_FIELDS, REVISION_CHANGES } from 'punctual';
 import { z } from 'zod';
 import * as s from './schemas.js';
@@ -111,5 +112,8 @@ export const dryRunResult = z
       .array(z.object({ id: z.string(), scheduledFor: s.instant }))
       .meta({ description: 'the pending runs the change would cancel (reason updated)' }),
     cancelledTruncated: z.boolean(),
+    droppedOverrides: z
+      .array(occurrenceOverride)
+      .meta({ description: 'the occurrence overrides the change would drop (their occurrences are gone)' }),
   })
   .meta({ id: 'DryRun' });

@@ -2,6 +2,7 @@
 // no internal ids (schedule ids, sequence numbers, tenant ids). It must never change what it shows beyond
 // the form of instants.
 
+import { overrideView } from './override-views.js';
 import type { DryRunResult, Json, ScheduleDiff, ScheduleRevision } from 'punctual';
 import type { z } from 'zod';
 import type * as r from './revision-schemas.js';
@@ -69,5 +70,6 @@ export function dryRunView(x: DryRunResult): z.output<typeof r.dryRunResult> {
     nextAfter: x.nextAfter.map(iso),
     cancelled: x.cancelled.map((c) => ({ id: c.id, scheduledFor: iso(c.scheduledFor) })),
     cancelledTruncated: x.cancelledTruncated,
+    droppedOverrides: x.droppedOverrides.map(overrideView),
   };
 }

@@ -52,6 +52,7 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     lastFiredAt: isoOrNull(x.lastFiredAt),
     lastSucceededAt: isoOrNull(x.lastSucceededAt),
     note: x.note,
+    pausedUntil: isoOrNull(x.pausedUntil),
     createdAt: iso(x.createdAt),
     updatedAt: iso(x.updatedAt),
   };

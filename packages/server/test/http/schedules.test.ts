@@ -52,8 +52,11 @@ describe('PUT /v1/schedules/{key}', () => {
         'lastFiredAt',
         'lastSucceededAt',
         'note',
+        'pausedUntil',
         'createdAt',
         'updatedAt',
+        // A put also says which occurrence overrides its change dropped.
+        'droppedOverrides',
       ].sort(),
     );
     expect(s).toMatchObject({

@@ -19,6 +19,7 @@ import * as m0007 from './migrations/0007-schedule-not-fired.js';
 import * as m0008 from './migrations/0008-schedule-dst.js';
 import * as m0012 from './migrations/0012-schedule-revisions.js';
 import * as m0013 from './migrations/0013-calendars.js';
+import * as m0014 from './migrations/0014-occurrence-overrides.js';
 
 export interface Migration {
   version: number;
@@ -53,6 +54,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: m0012.name, sql: m0012.sql, compatibleFrom: 5 },
   // 13 adds a table and a nullable column (calendar rules): older code leaves it NULL (no calendars).
   { version: 13, name: m0013.name, sql: m0013.sql, compatibleFrom: 5 },
+  // 14 adds a table and a nullable column: older code works beside them (it applies no overrides and does
+  // not resume timed pauses while it runs).
+  { version: 14, name: m0014.name, sql: m0014.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -48,6 +48,7 @@ export interface ScheduleRow {
   last_fired_at: Int8 | null;
   last_succeeded_at: Int8 | null;
   paused_at: Int8 | null;
+  paused_until: Int8 | null;
   note: string | null;
   claimed_until: Int8 | null;
   created_at: Int8;
@@ -188,6 +189,7 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'last_fired_at',
   'last_succeeded_at',
   'paused_at',
+  'paused_until',
   'note',
   'claimed_until',
   'created_at',
@@ -236,6 +238,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     lastFiredAt: numOrNull(row.last_fired_at),
     lastSucceededAt: numOrNull(row.last_succeeded_at),
     pausedAt: numOrNull(row.paused_at),
+    pausedUntil: numOrNull(row.paused_until),
     note: row.note,
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),

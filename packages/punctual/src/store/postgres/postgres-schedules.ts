@@ -8,8 +8,8 @@ import type {
   Page,
   PutScheduleRequest,
   PutScheduleResult,
-  RunInsert,
   ScheduleQuery,
+  Store,
   Transition,
 } from '../store.js';
 import { sameDraft, type Schedule } from '../../domain/schedule.js';
@@ -29,6 +29,7 @@ import { diffSchedules } from '../../domain/schedule-diff.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { contentOf as contentOfDraft, putRevision, stateRevision } from '../revision-record.js';
 import { insertRevisions } from './postgres-revisions.js';
+import { dropOverrides } from './postgres-overrides.js';
 
 /** `expected` null: the put expected no schedule with the key (expectAbsent). */
 function conflict(key: string, expected: number | null, actual: number | null): PunctualError {
@@ -243,6 +244,7 @@ async function changeIn(
     [current.id, ...contentOf(d), req.nextFireAt, req.now],
   );
   const transitions = await cancelScheduledRuns(db, c, String(current.id), 'updated', req.now);
+  if (req.dropOverrides !== undefined) await dropOverrides(db, c, String(current.id), req.dropOverrides);
   const updated = toSchedule(rows[0]!);
   await insertRevisions(db, c, [putRevision(toSchedule(current), updated, req.revision, req.now)]);
   return { schedule: updated, created: false, changed: true, transitions };
@@ -321,7 +323,7 @@ export async function pauseSchedule(
   db: PgDb,
   tenantId: string,
   key: string,
-  opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
+  opts: Parameters<Store['pauseSchedule']>[2],
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows: found } = await c.query<ScheduleRow>(
@@ -333,11 +335,11 @@ export async function pauseSchedule(
     // A completed schedule stays completed (nothing is left to pause); its pending runs may still be cancelled.
     const { rows: paused } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules
-          SET state = 'paused', paused_at = COALESCE(paused_at, $2), note = $3, claimed_until = NULL,
-              updated_at = $2
+          SET state = 'paused', paused_at = COALESCE(paused_at, $2), note = $3, paused_until = $4,
+              claimed_until = NULL, updated_at = $2
         WHERE id = $1 AND state IN ('active', 'paused')
         RETURNING *`,
-      [row.id, opts.now, opts.note],
+      [row.id, opts.now, opts.note, opts.until ?? null],
     );
     const transitions = opts.cancelPending
       ? await cancelScheduledRuns(db, c, String(row.id), 'pausedCancel', opts.now)
@@ -352,16 +354,17 @@ export async function resumeSchedule(
   db: PgDb,
   tenantId: string,
   key: string,
-  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
+  opts: Parameters<Store['resumeSchedule']>[2],
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules
-          SET state = 'active', paused_at = NULL, note = NULL, next_fire_at = $3, claimed_until = NULL,
-              updated_at = $4
+          SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL, next_fire_at = $3,
+              claimed_until = NULL, updated_at = $4
         WHERE tenant_id = $1 AND key = $2 AND state = 'paused'
+          AND ($5::bigint IS NULL OR paused_until <= $5::bigint)
         RETURNING *`,
-      [tenantId, key, opts.nextFireAt, opts.now],
+      [tenantId, key, opts.nextFireAt, opts.now, opts.dueBy ?? null],
     );
     const row = rows[0];
     if (row === undefined) {
@@ -377,6 +380,26 @@ export async function resumeSchedule(
     await insertRevisions(db, c, [stateRevision(was, 'resumed', opts.actor, opts.now)]);
     return { schedule: resumed, transitions };
   });
+}
+
+/** Paused schedules whose timed pause ended by `now`, earliest first (schedules_paused_until). */
+export async function dueTimedPauses(db: PgDb, now: number, limit: number): Promise<Schedule[]> {
+  if (limit <= 0) return [];
+  const rows = await db.query<ScheduleRow>(
+    `SELECT * FROM ${db.s}.schedules
+      WHERE state = 'paused' AND paused_until IS NOT NULL AND paused_until <= $1
+      ORDER BY paused_until, id LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map(toSchedule);
+}
+
+export async function nextTimedResumeAt(db: PgDb): Promise<number | null> {
+  const [row] = await db.query<{ v: string | null }>(
+    `SELECT MIN(paused_until)::text AS v FROM ${db.s}.schedules
+      WHERE state = 'paused' AND paused_until IS NOT NULL`,
+  );
+  return row?.v == null ? null : Number(row.v);
 }
 
 /** For the EXPLAIN script, which reads the materializer's claim from here. */

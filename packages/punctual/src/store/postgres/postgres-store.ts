@@ -30,7 +30,10 @@ import type {
   Transition,
   RerunRequest,
   RerunResult,
+  OverrideRemoval,
+  OverrideWrite,
 } from '../store.js';
+import type { OccurrenceOverride } from '../../domain/occurrence-override.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type {
   CalendarStore,
@@ -67,6 +70,7 @@ import {
 import { insertRunRows } from './postgres-runs.js';
 import * as materializer from './postgres-materializer.js';
 import * as schedules from './postgres-schedules.js';
+import * as overrides from './postgres-overrides.js';
 import * as revisions from './postgres-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './postgres-kv.js';
@@ -238,6 +242,40 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     const res = await schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
     await this.#signal(resumeSignals(res));
     return res;
+  }
+
+  async dueTimedPauses(now: number, limit: number): Promise<Schedule[]> {
+    return schedules.dueTimedPauses(await this.#conn(), now, limit);
+  }
+
+  async nextTimedResumeAt(): Promise<number | null> {
+    return schedules.nextTimedResumeAt(await this.#conn());
+  }
+
+  async putOccurrenceOverride(w: OverrideWrite): Promise<{ transition: Transition | null }> {
+    return overrides.putOccurrenceOverride(await this.#conn(), w);
+  }
+
+  async deleteOccurrenceOverride(
+    r: OverrideRemoval,
+  ): Promise<{ removed: boolean; transition: Transition | null }> {
+    return overrides.deleteOccurrenceOverride(await this.#conn(), r);
+  }
+
+  async listOccurrenceOverrides(
+    tenantId: string,
+    scheduleId: string,
+    opts: { from: number; limit: number },
+  ): Promise<OccurrenceOverride[]> {
+    return overrides.listOccurrenceOverrides(await this.#conn(), tenantId, scheduleId, opts);
+  }
+
+  async overridesDue(
+    scheduleIds: readonly string[],
+    from: number,
+    until: number,
+  ): Promise<OccurrenceOverride[]> {
+    return overrides.overridesDue(await this.#conn(), scheduleIds, from, until);
   }
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────

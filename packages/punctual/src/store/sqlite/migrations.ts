@@ -14,6 +14,7 @@ import * as m0006 from './migrations/0006-schedule-not-fired.js';
 import * as m0007 from './migrations/0007-schedule-dst.js';
 import * as m0011 from './migrations/0011-schedule-revisions.js';
 import * as m0012 from './migrations/0012-calendars.js';
+import * as m0013 from './migrations/0013-occurrence-overrides.js';
 
 export interface Migration {
   version: number;
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: m0007.name, sql: m0007.sql },
   { version: 11, name: m0011.name, sql: m0011.sql },
   { version: 12, name: m0012.name, sql: m0012.sql },
+  { version: 13, name: m0013.name, sql: m0013.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -42,6 +42,7 @@ export interface ScheduleRow {
   last_fired_at: number | null;
   last_succeeded_at: number | null;
   paused_at: number | null;
+  paused_until: number | null;
   note: string | null;
   claimed_until: number | null;
   created_at: number;
@@ -121,7 +122,7 @@ export function toJson(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
 }
 
-function fromJson<T>(text: string | null): T | null {
+export function fromJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
@@ -160,6 +161,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     lastFiredAt: r.last_fired_at,
     lastSucceededAt: r.last_succeeded_at,
     pausedAt: r.paused_at,
+    pausedUntil: r.paused_until,
     note: r.note,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

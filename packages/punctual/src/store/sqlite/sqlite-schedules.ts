@@ -11,8 +11,8 @@ import type {
   Page,
   PutScheduleRequest,
   PutScheduleResult,
-  RunInsert,
   ScheduleQuery,
+  Store,
   Transition,
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -21,6 +21,7 @@ import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { insertRevision } from './sqlite-revisions.js';
+import { dropOverrides } from './sqlite-overrides.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
@@ -47,14 +48,14 @@ const DELETE = 'DELETE FROM schedules WHERE tenant_id = ? AND key = ? RETURNING 
 
 const PAUSE = `
   UPDATE schedules SET state = 'paused', paused_at = COALESCE(paused_at, @now), note = @note,
-    claimed_until = NULL, updated_at = @now
+    paused_until = @until, claimed_until = NULL, updated_at = @now
   WHERE id = @id AND state IN ('active', 'paused')
   RETURNING *`;
 
 const RESUME = `
-  UPDATE schedules SET state = 'active', paused_at = NULL, note = NULL, next_fire_at = @nextFireAt,
-    claimed_until = NULL, updated_at = @now
-  WHERE id = @id AND state = 'paused'
+  UPDATE schedules SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL,
+    next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now
+  WHERE id = @id AND state = 'paused' AND (@dueBy IS NULL OR paused_until <= @dueBy)
   RETURNING *`;
 
 // Why the statements over due schedules name their index (INDEXED BY schedules_due): `state = 'active'` matches
@@ -134,6 +135,7 @@ export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutSc
     if (sameDraft(current, d)) return { schedule: current, created: false, changed: false, transitions: [] };
     const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
     const transitions = cancelPending(sql, row.id, 'updated', req.now);
+    if (req.dropOverrides !== undefined) dropOverrides(sql, row.id, req.dropOverrides);
     insertRevision(sql, putRevision(current, updated, req.revision, req.now));
     return { schedule: updated, created: false, changed: true, transitions };
   });
@@ -215,12 +217,14 @@ export function pauseSchedule(
   sql: SqliteDatabase,
   tenantId: string,
   key: string,
-  opts: { cancelPending: boolean; note: string | null; now: number; actor?: string | null | undefined },
+  opts: Parameters<Store['pauseSchedule']>[2],
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
     if (row === undefined) return undefined;
-    const paused = sql.stmt(PAUSE).get({ id: row.id, note: opts.note, now: opts.now }) as
+    const paused = sql
+      .stmt(PAUSE)
+      .get({ id: row.id, note: opts.note, until: opts.until ?? null, now: opts.now }) as
       ScheduleRow | undefined;
     const transitions = opts.cancelPending
       ? cancelPending(sql, row.id, 'pausedCancel', opts.now)
@@ -235,12 +239,14 @@ export function resumeSchedule(
   sql: SqliteDatabase,
   tenantId: string,
   key: string,
-  opts: { nextFireAt: number | null; skipped: RunInsert[]; now: number; actor?: string | null | undefined },
+  opts: Parameters<Store['resumeSchedule']>[2],
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
     if (row === undefined) return undefined;
-    const resumed = sql.stmt(RESUME).get({ id: row.id, nextFireAt: opts.nextFireAt, now: opts.now }) as
+    const resumed = sql
+      .stmt(RESUME)
+      .get({ id: row.id, nextFireAt: opts.nextFireAt, now: opts.now, dueBy: opts.dueBy ?? null }) as
       ScheduleRow | undefined;
     if (resumed === undefined) return { schedule: toSchedule(row), transitions: [] };
     insertRevision(sql, stateRevision(toSchedule(row), 'resumed', opts.actor, opts.now));
@@ -311,4 +317,24 @@ export function takeOverdueSchedules(
   return rows
     .map(toSchedule)
     .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));
+}
+
+// schedules_paused_until: timed pauses whose end has come.
+const DUE_TIMED_PAUSES = `
+  SELECT * FROM schedules WHERE state = 'paused' AND paused_until IS NOT NULL AND paused_until <= ?
+  ORDER BY paused_until, id LIMIT ?`;
+
+const NEXT_TIMED_RESUME =
+  "SELECT MIN(paused_until) AS v FROM schedules WHERE state = 'paused' AND paused_until IS NOT NULL";
+
+/** Paused schedules whose timed pause ended by `now`, earliest first. */
+export function dueTimedPauses(sql: SqliteDatabase, now: number, limit: number): Schedule[] {
+  if (limit <= 0) return [];
+  const rows = sql.read(() => sql.stmt(DUE_TIMED_PAUSES).all(now, limit)) as ScheduleRow[];
+  return rows.map(toSchedule);
+}
+
+export function nextTimedResumeAt(sql: SqliteDatabase): number | null {
+  const row = sql.read(() => sql.stmt(NEXT_TIMED_RESUME).get()) as { v: number | null };
+  return row.v;
 }

@@ -28,7 +28,10 @@ import type {
   Transition,
   RerunRequest,
   RerunResult,
+  OverrideRemoval,
+  OverrideWrite,
 } from '../store.js';
+import type { OccurrenceOverride } from '../../domain/occurrence-override.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type {
@@ -58,6 +61,7 @@ import {
 } from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
 import * as schedules from './sqlite-schedules.js';
+import * as overrides from './sqlite-overrides.js';
 import * as revisions from './sqlite-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './sqlite-kv.js';
@@ -202,6 +206,40 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore {
     const res = schedules.resumeSchedule(this.sql, tenantId, key, opts);
     this.signal(resumeSignals(res));
     return res;
+  }
+
+  async dueTimedPauses(now: number, limit: number): Promise<Schedule[]> {
+    return schedules.dueTimedPauses(this.sql, now, limit);
+  }
+
+  async nextTimedResumeAt(): Promise<number | null> {
+    return schedules.nextTimedResumeAt(this.sql);
+  }
+
+  async putOccurrenceOverride(w: OverrideWrite): Promise<{ transition: Transition | null }> {
+    return overrides.putOccurrenceOverride(this.sql, w);
+  }
+
+  async deleteOccurrenceOverride(
+    r: OverrideRemoval,
+  ): Promise<{ removed: boolean; transition: Transition | null }> {
+    return overrides.deleteOccurrenceOverride(this.sql, r);
+  }
+
+  async listOccurrenceOverrides(
+    tenantId: string,
+    scheduleId: string,
+    opts: { from: number; limit: number },
+  ): Promise<OccurrenceOverride[]> {
+    return overrides.listOccurrenceOverrides(this.sql, tenantId, scheduleId, opts);
+  }
+
+  async overridesDue(
+    scheduleIds: readonly string[],
+    from: number,
+    until: number,
+  ): Promise<OccurrenceOverride[]> {
+    return overrides.overridesDue(this.sql, scheduleIds, from, until);
   }
 
   async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {

@@ -28,6 +28,7 @@ interface DryRunJson {
   nextAfter: string[];
   cancelled: { id: string; scheduledFor: string }[];
   cancelledTruncated: boolean;
+  droppedOverrides: { instant: string; kind: string }[];
 }
 
 export interface SchedulesHistoryArgs extends ScheduleKeyArgs {
@@ -129,6 +130,15 @@ export async function schedulesPutDryRun(args: SchedulesPutArgs, io: CliIo): Pro
         table(
           ['ID', 'SCHEDULED FOR'],
           d.cancelled.map((c) => [c.id, c.scheduledFor]),
+        ),
+      );
+    }
+    if (d.droppedOverrides.length > 0) {
+      io.stdout(`would drop ${d.droppedOverrides.length} override(s) (their occurrences are gone):\n`);
+      io.stdout(
+        table(
+          ['INSTANT', 'KIND'],
+          d.droppedOverrides.map((o) => [o.instant, o.kind]),
         ),
       );
     }

@@ -29,6 +29,7 @@ export interface ScheduleJson {
   startAt: string | null;
   endAt: string | null;
   maxRuns: number | null;
+  pausedUntil?: string | null;
 }
 
 interface Page<T> {
@@ -85,6 +86,8 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
 export interface SchedulesPauseArgs extends ScheduleKeyArgs {
   cancelPending?: boolean | undefined;
   note?: string | undefined;
+  /** A timed pause: it resumes by itself at this instant. */
+  until?: string | undefined;
 }
 
 export interface SchedulesBackfillArgs extends ScheduleKeyArgs {
@@ -99,7 +102,7 @@ export interface SchedulesTriggerArgs extends ScheduleKeyArgs {
   payload?: string | undefined;
 }
 
-function parseJsonOption(option: string, text: string): unknown {
+export function parseJsonOption(option: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -336,13 +339,15 @@ export async function schedulesPause(args: SchedulesPauseArgs, io: CliIo): Promi
     const body: Record<string, unknown> = {};
     if (args.cancelPending === true) body.cancelPending = true;
     if (args.note !== undefined) body.note = args.note;
+    if (args.until !== undefined) body.until = args.until;
     const { body: s } = await api.call<ScheduleJson>('POST', `/v1/schedules/${seg(args.key)}/pause`, {
       body,
     });
     if (args.json === true) printJson(io, s);
     else {
       const cancelled = args.cancelPending === true ? '; its scheduled runs are cancelled' : '';
-      io.stdout(`punctual: paused schedule ${s.key}${cancelled}\n`);
+      const until = args.until === undefined ? '' : ` until ${String(s.pausedUntil)} (it resumes by itself)`;
+      io.stdout(`punctual: paused schedule ${s.key}${until}${cancelled}\n`);
     }
     return EXIT_OK;
   });

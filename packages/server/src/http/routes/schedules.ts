@@ -21,6 +21,8 @@ import type { PageCursors } from '../page-cursors.js';
 import { runView, scheduleView } from '../views.js';
 import * as r from '../revision-schemas.js';
 import { dryRunView } from '../revision-views.js';
+import * as o from '../schemas/overrides.js';
+import { overrideView } from '../override-views.js';
 
 export interface ScheduleRouteDeps {
   tenants: TenantStore;
@@ -89,14 +91,19 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         tags,
         summary: 'Create or update the schedule with this key',
         description:
-          'Upsert by key: 201 when created, 200 when updated (or unchanged). With If-Match, a stale version ' +
+          'Upsert by key: 201 when created, 200 when updated (or unchanged); droppedOverrides lists the ' +
+          'overrides of occurrences the change removed. With If-Match, a stale version ' +
           'answers 409 VERSION_CONFLICT. Creating counts against the maxSchedules quota. With ?dryRun=true ' +
           'nothing is written: 200 with what the put would do (DryRun), or the error the put would answer.',
         params: s.scheduleParams,
         headers: s.putScheduleHeaders,
         querystring: r.putScheduleQuery,
         body: s.putScheduleBody,
-        response: { 200: z.union([s.schedule, r.dryRunResult]), 201: s.schedule, ...s.errors(409) },
+        response: {
+          200: z.union([o.putScheduleResult, r.dryRunResult]),
+          201: o.putScheduleResult,
+          ...s.errors(409),
+        },
       },
     },
     async (request, reply) => {
@@ -114,7 +121,10 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         .code(res.created ? 201 : 200)
         .header('etag', etag(res.schedule.version))
         .header('location', `/v1/schedules/${encodeURIComponent(key)}`)
-        .send(await viewOf(request.api, res.schedule));
+        .send({
+          ...(await viewOf(request.api, res.schedule)),
+          droppedOverrides: res.droppedOverrides.map(overrideView),
+        });
     },
   );
 
@@ -187,17 +197,19 @@ export const scheduleRoutes: FastifyPluginAsyncZod<ScheduleRouteDeps> = async (a
         tags,
         summary: 'Pause a schedule',
         description:
-          'Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled.',
+          'Occurrences while paused are recorded as skipped. cancelPending also cancels runs already scheduled. ' +
+          'With until, it resumes by itself then (400 PAUSE_UNTIL_INVALID when not in the future).',
         params: s.scheduleParams,
         body: s.pauseBody,
         response: { 200: s.schedule, ...s.errors(404) },
       },
     },
     async (request) => {
-      const { cancelPending, note } = request.body;
+      const { cancelPending, note, until } = request.body;
       const schedule = await request.api.pause(request.params.key, {
         cancelPending,
         note,
+        until,
         actor: request.actor,
       });
       return viewOf(request.api, schedule);

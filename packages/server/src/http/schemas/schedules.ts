@@ -178,6 +178,9 @@ export const schedule = z
       .nullable()
       .meta({ description: 'when a run last succeeded; null when none yet' }),
     note: z.string().nullable().meta({ description: 'the note given when it was paused' }),
+    pausedUntil: instant
+      .nullable()
+      .meta({ description: 'a timed pause resumes by itself at this instant; null otherwise' }),
     createdAt: instant,
     updatedAt: instant,
   })
@@ -205,6 +208,9 @@ export const pauseBody = optionalBody(
     .object({
       cancelPending: z.boolean().optional().meta({ description: 'also cancel the runs already scheduled' }),
       note: z.string().max(1000).optional(),
+      until: z.union([instantInput, z.number().int()]).optional().meta({
+        description: 'a timed pause: the schedule resumes by itself at this instant (in the future)',
+      }),
     })
     .strict(),
 );
