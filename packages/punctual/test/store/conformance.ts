@@ -8,6 +8,7 @@
 
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
+import { alertTests, hasAlerts } from './conformance/alerts.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import type { Ctx } from './conformance/helpers.js';
@@ -35,6 +36,7 @@ const GROUPS = {
   tenants: tenantTests,
   stats: statsTests,
   kv: kvTests,
+  alerts: alertTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
@@ -44,6 +46,7 @@ const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   tenants: hasTenancy,
   stats: hasStats,
   kv: hasKv,
+  alerts: hasAlerts,
 };
 
 export interface OpenedStore {

@@ -18,6 +18,7 @@ import * as m0006 from './migrations/0006-schedule-fields.js';
 import * as m0007 from './migrations/0007-schedule-not-fired.js';
 import * as m0008 from './migrations/0008-schedule-dst.js';
 import * as m0012 from './migrations/0012-schedule-revisions.js';
+import * as m0015 from './migrations/0015-alerts.js';
 
 export interface Migration {
   version: number;
@@ -50,6 +51,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: m0008.name, sql: m0008.sql, compatibleFrom: 5 },
   // 12 adds a table only: older code works beside it (it writes no revisions while it runs).
   { version: 12, name: m0012.name, sql: m0012.sql, compatibleFrom: 5 },
+  // 15 adds tables only (alerting): older code works beside them (it evaluates and delivers no alerts).
+  { version: 15, name: m0015.name, sql: m0015.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -13,6 +13,7 @@ import * as m0005 from './migrations/0005-schedule-fields.js';
 import * as m0006 from './migrations/0006-schedule-not-fired.js';
 import * as m0007 from './migrations/0007-schedule-dst.js';
 import * as m0011 from './migrations/0011-schedule-revisions.js';
+import * as m0014 from './migrations/0014-alerts.js';
 
 export interface Migration {
   version: number;
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: m0006.name, sql: m0006.sql },
   { version: 7, name: m0007.name, sql: m0007.sql },
   { version: 11, name: m0011.name, sql: m0011.sql },
+  { version: 14, name: m0014.name, sql: m0014.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */
