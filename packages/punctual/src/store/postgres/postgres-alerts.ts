@@ -137,11 +137,11 @@ export async function putCheck(
   const rows = await db.query<CheckRow & { created: boolean }>(
     `INSERT INTO ${db.s}.checks AS k (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at,
        updated_at)
-     VALUES ($1, $2, $3, $4, NULL, $5 + $4, $5, $5)
+     VALUES ($1, $2, $3, $4::bigint, NULL, $5::bigint + $4::bigint, $5, $5)
      ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
        updated_at = excluded.updated_at,
        next_check_at = CASE WHEN k.next_check_at IS NULL THEN NULL
-                            ELSE greatest(coalesce(k.last_beat_at, k.created_at) + excluded.every_ms, $5) END
+                            ELSE greatest(coalesce(k.last_beat_at, k.created_at) + excluded.every_ms, $5::bigint) END
      RETURNING *, (xmax = 0) AS created`,
     [tenantId, c.name, c.kind, c.everyMs, now],
   );
@@ -188,7 +188,7 @@ export async function recordHeartbeat(
 ): Promise<Check | undefined> {
   return db.tx(async (c) => {
     const { rows } = await c.query<CheckRow>(
-      `UPDATE ${db.s}.checks SET last_beat_at = $1, next_check_at = $1 + every_ms
+      `UPDATE ${db.s}.checks SET last_beat_at = $1, next_check_at = $1::bigint + every_ms
        WHERE tenant_id = $2 AND name = $3 RETURNING *`,
       [now, tenantId, name],
     );
