@@ -344,6 +344,16 @@ export class Scheduler extends TenantApi {
     this.#housekeeper.loop.nudge(at + this.options.notFiredGraceMs + 1);
   }
 
+  /**
+   * Alerting state changed outside the engine (a check was put, a heartbeat recorded, a channel added):
+   * evaluates due checks and sends due deliveries now rather than at the next timer.
+   */
+  alertsChanged(): void {
+    if (!this.#started) return;
+    this.#alertEvaluator?.loop.nudge();
+    this.#alertDispatcher?.loop.nudge();
+  }
+
   /** @internal Schedules changed: materialise what falls due before `at`. */
   scheduleChanged(at: number | null): void {
     if (!this.#started || at === null) return;
