@@ -2,7 +2,7 @@
 // safe: a listener that throws is reported on `error` and never breaks the engine. Tests wait on these
 // events instead of sleeping.
 
-import type { Alert, AlertDelivery } from './domain/alert.js';
+import type { Alert, AlertChannelKind, AlertDelivery } from './domain/alert.js';
 import type { ReconcileReport } from './domain/declared.js';
 import type { Run } from './domain/run.js';
 import type { Schedule } from './domain/schedule.js';
@@ -60,6 +60,8 @@ export interface PunctualEvents {
   'alert:delivery': {
     alert: Alert;
     delivery: AlertDelivery;
+    /** The channel's kind; null when the channel was deleted before the attempt. */
+    channelKind: AlertChannelKind | null;
     outcome: 'delivered' | 'retry' | 'failed';
     error: string | null;
   };

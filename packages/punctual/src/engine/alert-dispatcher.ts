@@ -57,6 +57,7 @@ export class AlertDispatcher {
           this.bus.emit('alert:delivery', {
             alert: c.alert,
             delivery: c.delivery,
+            channelKind: c.channel?.kind ?? null,
             outcome: state === 'pending' ? 'retry' : state,
             error: result.ok ? null : result.error,
           });

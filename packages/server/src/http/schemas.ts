@@ -11,3 +11,4 @@ export * from './schemas/runs.js';
 export * from './schemas/preview.js';
 export * from './schemas/tenant.js';
 export * from './schemas/kv.js';
+export * from './schemas/alerts.js';
