@@ -32,6 +32,7 @@ export type Revision = Schemas['Revision'];
 export type RevisionDetail = Schemas['RevisionDetail'];
 export type DryRun = Schemas['DryRun'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
+export type Alert = Schemas['Alert'];
 
 /** Every target kind the service accepts, from its OpenAPI document. */
 export const TARGET_KINDS = pathsV1SchedulesGetParametersQueryTargetValues;
@@ -145,6 +146,11 @@ export interface Api {
   ): Promise<Preview>;
   /** The service's health metrics (GET /v1/metrics). */
   metrics(signal?: AbortSignal): Promise<MetricsSnapshot>;
+  /** Alerts, newest first: the open ones with `state: 'open'`, those of one schedule with `schedule`. */
+  alerts(
+    q: { state?: Alert['state']; schedule?: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<{ items: Alert[] }>;
 }
 
 /** The ApiError for a non-2xx answer and its (possibly absent or non-JSON) body. */
@@ -236,6 +242,7 @@ export function createApi(opts: ApiClientOptions): Api {
         }),
         // With dryRun the answer is the dry run.
       ) as Promise<DryRun>,
+    alerts: (q, signal) => unwrap(client.GET('/v1/alerts', { params: { query: q }, signal })),
     revisions: (k, q, signal) =>
       unwrap(client.GET('/v1/schedules/{key}/revisions', { params: { ...key(k), query: q }, signal })),
     revision: (k, version, signal) =>
