@@ -27,6 +27,14 @@ if (PG_URL === '' && process.env.PUNCTUAL_REQUIRE_SERVICES === '1') {
   throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
 }
 
+/** What a channel received, as far as the test reads it. */
+interface SentBody {
+  type?: string;
+  text?: string;
+  alert?: { id: string; state: string };
+  [field: string]: unknown;
+}
+
 interface Received {
   path: string;
   headers: IncomingHttpHeaders;
@@ -149,7 +157,7 @@ describe.skipIf(PG_URL === '')(
     }
 
     const at = (path: string): Received[] => received.filter((r) => r.path === path);
-    const parsed = (path: string): Record<string, any>[] => at(path).map((r) => JSON.parse(r.body));
+    const parsed = (path: string): SentBody[] => at(path).map((r) => JSON.parse(r.body) as SentBody);
 
     it('opens one alert, delivers it once per channel, and resolves it when the target recovers', async () => {
       const [a, b] = await Promise.all([startServer(), startServer()]);
@@ -194,7 +202,7 @@ describe.skipIf(PG_URL === '')(
         tenantId: 'acme',
         alert: { kind: 'run_dead', subjectKind: 'schedule', subject: KEY, state: 'open' },
       });
-      const id = opened.alert.id as string;
+      const id = opened.alert!.id;
       expect(opening!.headers['webhook-id']).toBe(`alert_${id}_opened`);
       expect(parsed('/slack')[0]!.text).toMatch(/^\[OPEN\] schedule "e2e\.alerts": run \S+ is dead/);
       expect(parsed('/pd')[0]).toMatchObject({
