@@ -574,6 +574,147 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List open and recent alerts
+     * @description Newest first. `state=open` for the open ones; `schedule` for those about one schedule.
+     */
+    get: operations['getAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/alerts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One alert and its deliveries */
+    get: operations['getAlertsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/alert-channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List alert channels */
+    get: operations['getAlertChannels'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/alert-channels/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One alert channel */
+    get: operations['getAlertChannelsByName'];
+    /**
+     * Create or replace an alert channel
+     * @description Every alert transition (opened, resolved) from now on is delivered to it. 201 when new, 200 when replaced. Bodies per kind: docs/alerts.md.
+     */
+    put: operations['putAlertChannelsByName'];
+    post?: never;
+    /**
+     * Delete an alert channel
+     * @description Its deliveries not yet made are given up.
+     */
+    delete: operations['deleteAlertChannelsByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/checks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List checks */
+    get: operations['getChecks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/checks/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One check */
+    get: operations['getChecksByName'];
+    /**
+     * Create or replace a check
+     * @description A heartbeat check expects its first heartbeat within `every` of its creation; a replaced one is re-armed from its last heartbeat. 201 when new, 200 when replaced.
+     */
+    put: operations['putChecksByName'];
+    post?: never;
+    /**
+     * Delete a check
+     * @description Its open alert is resolved.
+     */
+    delete: operations['deleteChecksByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/heartbeats/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a heartbeat
+     * @description Re-arms the check for `every` from now and resolves its open heartbeat_missed alert. No body.
+     */
+    post: operations['postHeartbeatsByName'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/metrics': {
     parameters: {
       query?: never;
@@ -844,6 +985,23 @@ export interface components {
     };
     /** @description any JSON value, stored as it is */
     KvValueInput: unknown;
+    AlertChannelBodyInput: {
+      /** @enum {string} */
+      kind: 'webhook' | 'slack' | 'pagerduty';
+      /** @description absolute http(s) URL the transitions are POSTed to */
+      url: string;
+      /** @description the Events API v2 routing key (pagerduty channels only) */
+      routingKey?: string | null;
+    };
+    CheckBodyInput: {
+      /** @enum {string} */
+      kind: 'heartbeat';
+      /**
+       * @description a heartbeat must arrive at least this often (duration, at least 1s)
+       * @example 10m
+       */
+      every: string;
+    };
     Error: {
       error: {
         /** @example VALIDATION_FAILED */
@@ -1351,6 +1509,90 @@ export interface components {
       key: string;
       /** @description the JSON value */
       value: unknown;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    Alert: {
+      id: string;
+      /** @enum {string} */
+      kind:
+        | 'expectation_breached'
+        | 'heartbeat_missed'
+        | 'deadline_missed'
+        | 'schedule_not_fired'
+        | 'run_dead'
+        | 'failure_rate'
+        | 'spec_exhausted';
+      /** @enum {string} */
+      subjectKind: 'schedule' | 'check';
+      /** @description the schedule key or the check name */
+      subject: string;
+      /** @enum {string} */
+      state: 'open' | 'resolved';
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      openedAt: string;
+      resolvedAt: string | null;
+      summary: string;
+      /** @description what the condition saw (run id, last heartbeat...) */
+      details: unknown;
+    };
+    AlertDelivery: {
+      id: string;
+      channel: string;
+      /** @enum {string} */
+      transition: 'opened' | 'resolved';
+      /** @enum {string} */
+      state: 'pending' | 'delivered' | 'failed';
+      attempts: number;
+      nextAttemptAt: string | null;
+      deliveredAt: string | null;
+      lastError: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+    };
+    AlertDetail: {
+      alert: components['schemas']['Alert'];
+      deliveries: components['schemas']['AlertDelivery'][];
+    };
+    AlertChannel: {
+      name: string;
+      /** @enum {string} */
+      kind: 'webhook' | 'slack' | 'pagerduty';
+      url: string;
+      routingKey: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    Check: {
+      name: string;
+      /** @enum {string} */
+      kind: 'heartbeat';
+      everyMs: number;
+      lastBeatAt: string | null;
+      /** @description null while its alert is open */
+      nextCheckAt: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
       /**
        * Format: date-time
        * @example 2026-01-05T09:00:00.000Z
@@ -5067,6 +5309,998 @@ export interface operations {
       };
     };
   };
+  getAlerts: {
+    parameters: {
+      query?: {
+        state?: 'open' | 'resolved';
+        /** @description only alerts about this schedule key */
+        schedule?: string;
+        /** @description at most this many, newest first (default 100) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Alert'][];
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAlertsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertDetail'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAlertChannels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['AlertChannel'][];
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAlertChannelsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertChannel'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putAlertChannelsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertChannelBodyInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertChannel'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertChannel'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteAlertChannelsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getChecks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Check'][];
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getChecksByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Check'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putChecksByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CheckBodyInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Check'];
+        };
+      };
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Check'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteChecksByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postHeartbeatsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description a letter or digit, then up to 127 letters, digits and . _ : - */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Check'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getMetricsJson: {
     parameters: {
       query?: never;
@@ -5186,6 +6420,9 @@ export const pathsV1PreviewPostRequestBodyContentApplicationJsonBusinessDaysAnyO
     }
   >['roll']
 > = ['skip', 'next', 'previous'];
+export const pathsV1AlertsGetParametersQueryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/alerts']['get']['parameters']['query']['state']
+> = ['open', 'resolved'];
 export const targetInputAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<
@@ -5244,6 +6481,12 @@ export const putScheduleInputStateValues: ReadonlyArray<
 export const rerunRangeInputStatesValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['RerunRangeInput']['states']
 > = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'];
+export const alertChannelBodyInputKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AlertChannelBodyInput']['kind']
+> = ['webhook', 'slack', 'pagerduty'];
+export const checkBodyInputKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CheckBodyInput']['kind']
+> = ['heartbeat'];
 export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<
@@ -5321,6 +6564,32 @@ export const previewDroppedReasonValues: ReadonlyArray<
 export const tenantStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Tenant']['state']
 > = ['active', 'disabled'];
+export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Alert']['kind']> = [
+  'expectation_breached',
+  'heartbeat_missed',
+  'deadline_missed',
+  'schedule_not_fired',
+  'run_dead',
+  'failure_rate',
+  'spec_exhausted',
+];
+export const alertSubjectKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Alert']['subjectKind']
+> = ['schedule', 'check'];
+export const alertStateValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Alert']['state']> =
+  ['open', 'resolved'];
+export const alertDeliveryTransitionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AlertDelivery']['transition']
+> = ['opened', 'resolved'];
+export const alertDeliveryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AlertDelivery']['state']
+> = ['pending', 'delivered', 'failed'];
+export const alertChannelKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['AlertChannel']['kind']
+> = ['webhook', 'slack', 'pagerduty'];
+export const checkKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Check']['kind']> = [
+  'heartbeat',
+];
 export const occurrenceOverrideKindValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['OccurrenceOverride']['kind']
 > = ['skip', 'move', 'payload'];

@@ -34,6 +34,7 @@ export type DryRun = Schemas['DryRun'];
 export type Occurrence = Schemas['Occurrence'];
 export type OccurrenceOverride = Schemas['OccurrenceOverride'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
+export type Alert = Schemas['Alert'];
 
 /** Every target kind the service accepts, from its OpenAPI document. */
 export const TARGET_KINDS = pathsV1SchedulesGetParametersQueryTargetValues;
@@ -155,6 +156,11 @@ export interface Api {
     body: { kind: OccurrenceOverride['kind']; moveTo?: string; note?: string },
   ): Promise<unknown>;
   removeOverride(key: string, instant: string): Promise<void>;
+  /** Alerts, newest first: the open ones with `state: 'open'`, those of one schedule with `schedule`. */
+  alerts(
+    q: { state?: Alert['state']; schedule?: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<{ items: Alert[] }>;
 }
 
 /** The ApiError for a non-2xx answer and its (possibly absent or non-JSON) body. */
@@ -246,6 +252,7 @@ export function createApi(opts: ApiClientOptions): Api {
         }),
         // With dryRun the answer is the dry run.
       ) as Promise<DryRun>,
+    alerts: (q, signal) => unwrap(client.GET('/v1/alerts', { params: { query: q }, signal })),
     revisions: (k, q, signal) =>
       unwrap(client.GET('/v1/schedules/{key}/revisions', { params: { ...key(k), query: q }, signal })),
     revision: (k, version, signal) =>

@@ -97,6 +97,7 @@ describe('Schedules page', () => {
       scheduleRuns: vi.fn(async () => {
         throw new Error('one request per schedule');
       }),
+      alerts: vi.fn(async () => ({ items: [] })),
     };
     renderPage(api);
     await screen.findByText('job.23');

@@ -74,6 +74,13 @@ export const ERROR_CODES = {
   OVERRIDE_INVALID: 'an occurrence override is malformed: its kind, moveTo, payload or note (details.field)',
   OVERRIDE_NOT_FOUND: 'the occurrence has no override to remove',
   PAUSE_UNTIL_INVALID: 'a timed pause `until` is malformed or not in the future',
+  // Alerts, alert channels and checks
+  ALERT_NOT_FOUND: 'no alert with that id for this tenant',
+  ALERT_CHANNEL_INVALID:
+    'an alert channel body is invalid: name, kind, url or routing key (details.field names it)',
+  ALERT_CHANNEL_NOT_FOUND: 'no alert channel with that name for this tenant',
+  CHECK_INVALID: 'a check body is invalid: name, kind or interval (details.field names it)',
+  CHECK_NOT_FOUND: 'no check with that name for this tenant (a heartbeat names a check that does not exist)',
   // Tenancy
   TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',
   TENANT_EXISTS: 'a tenant with that id already exists',

@@ -2,6 +2,7 @@
 // safe: a listener that throws is reported on `error` and never breaks the engine. Tests wait on these
 // events instead of sleeping.
 
+import type { Alert, AlertChannelKind, AlertDelivery } from './domain/alert.js';
 import type { ReconcileReport } from './domain/declared.js';
 import type { Run } from './domain/run.js';
 import type { Schedule } from './domain/schedule.js';
@@ -61,6 +62,19 @@ export interface PunctualEvents {
   'database:unavailable': { kind: DatabaseOutage; since: number; where: string };
   /** The outage ended: every loop that failed completed a round again; `durationMs` is its length. */
   'database:available': { kind: DatabaseOutage; since: number; durationMs: number };
+  /** An alert opened (this instance opened it: each alert is announced by one instance only). */
+  'alert:opened': { alert: Alert };
+  /** An alert resolved (announced by the instance that resolved it). */
+  'alert:resolved': { alert: Alert };
+  /** An attempt to deliver an alert transition to a channel ended (`retry`: it will be tried again). */
+  'alert:delivery': {
+    alert: Alert;
+    delivery: AlertDelivery;
+    /** The channel's kind; null when the channel was deleted before the attempt. */
+    channelKind: AlertChannelKind | null;
+    outcome: 'delivered' | 'retry' | 'failed';
+    error: string | null;
+  };
   /** Something failed inside the engine (store unreachable, a listener threw); the engine carries on. */
   error: { error: unknown; where: string };
 }

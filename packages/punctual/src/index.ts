@@ -227,6 +227,54 @@ export { DEFAULT_SCRIPT_LIMITS, type ScriptLimits } from './targets/script/scrip
 export type { ScriptPoolStats } from './targets/script/script-pool.js';
 export type { KvStore, KvEntry, KvLimits, KvListQuery } from './store/kv-store.js';
 export { hasKv } from './store/kv-store.js';
+export {
+  ALERT_KINDS,
+  ALERT_STATES,
+  ALERT_SUBJECT_KINDS,
+  ALERT_CHANNEL_KINDS,
+  ALERT_TRANSITIONS,
+  ALERT_DELIVERY_STATES,
+  ALERT_DELIVERY_MAX_ATTEMPTS,
+  CHECK_KINDS,
+  CLEARED_BY_SUCCESS,
+  type Alert,
+  type AlertKind,
+  type AlertState,
+  type AlertSubjectKind,
+  type AlertChannel,
+  type AlertChannelKind,
+  type AlertCondition,
+  type AlertClearance,
+  type AlertDelivery,
+  type AlertDeliveryState,
+  type AlertTransition,
+  type Check,
+  type CheckKind,
+  type ClaimedAlertDelivery,
+} from './domain/alert.js';
+export {
+  ALERT_NAME_PATTERN,
+  parseAlertChannelInput,
+  parseCheckInput,
+  type AlertChannelInput,
+  type CheckInput,
+} from './domain/alert-input.js';
+export {
+  alertBodyFor,
+  alertDedupKey,
+  alertJson,
+  alertMessageId,
+  pagerDutyAlertBody,
+  slackAlertBody,
+  webhookAlertBody,
+} from './domain/alert-bodies.js';
+export type { AlertStore, AlertListQuery, AlertDeliveryResult } from './store/alert-store.js';
+export { hasAlerts } from './store/alert-store.js';
+export {
+  alertChannelSender,
+  type AlertSender,
+  type AlertSenderOptions,
+} from './targets/alert-channel-sender.js';
 export { isStoreUnavailable } from './store/store-unavailable.js';
 export { checkKvKey, KV_KEY_MAX_CHARS, KV_LIST_MAX } from './store/kv-rules.js';
 export { storageError, storageFault, type StorageFault } from './store/storage-faults.js';

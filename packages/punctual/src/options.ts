@@ -1,6 +1,7 @@
 // Scheduler options: the documented defaults in one object and the resolution of user options into a frozen
 // whole. Validation is at this boundary only.
 
+import type { AlertSender } from './targets/alert-channel-sender.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Retention } from './engine/housekeeper.js';
@@ -44,6 +45,12 @@ export interface SchedulerOptions {
   maxResultBytes?: number;
   /** Extra target drivers (webhook, brokers, script), by kind. The handler driver is built in. */
   targets?: TargetDriver[];
+  /**
+   * Alerting, with a store that keeps alerts (AlertStore): the evaluator runs whenever the store has them;
+   * `sender` delivers alert transitions to the tenants' channels (none: the outbox is kept but not sent by
+   * this process). `maxSleepMs` bounds how long a new delivery made by another instance waits (default 5 s).
+   */
+  alerts?: { sender?: AlertSender; maxSleepMs?: number };
   /** Run only the worker side, or only the materializer (both by default). */
   roles?: { materializer?: boolean; worker?: boolean };
   /** Random source for backoff jitter. Default Math.random. */

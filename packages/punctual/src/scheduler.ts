@@ -14,6 +14,8 @@ import { DatabaseHealth, type DatabaseOutageState } from './engine/database-heal
 import { PunctualError } from './errors.js';
 import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
+import { AlertDispatcher } from './engine/alert-dispatcher.js';
+import { AlertEvaluator } from './engine/alert-evaluator.js';
 import { Housekeeper } from './engine/housekeeper.js';
 import { Materializer } from './engine/materializer.js';
 import { Reaper } from './engine/reaper.js';
@@ -22,6 +24,7 @@ import { Worker } from './engine/worker.js';
 import { EventBus, type EventName, type Listener } from './events.js';
 import { resolveOptions, type ResolvedOptions, type SchedulerOptions } from './options.js';
 import { sqliteStore } from './store/sqlite/sqlite-store.js';
+import { hasAlerts } from './store/alert-store.js';
 import type { Store } from './store/store.js';
 import { HandlerTarget, type Handler, type PayloadSchema } from './targets/handler-target.js';
 import type { TargetDriver } from './targets/target.js';
@@ -44,6 +47,8 @@ export class Scheduler extends TenantApi {
   readonly #worker: Worker;
   readonly #reaper: Reaper;
   readonly #housekeeper: Housekeeper;
+  readonly #alertEvaluator: AlertEvaluator | undefined;
+  readonly #alertDispatcher: AlertDispatcher | undefined;
   readonly #tenants = new Map<string, TenantApi>();
   readonly #offset: { ms: number };
   readonly #health: DatabaseHealth;
@@ -139,6 +144,23 @@ export class Scheduler extends TenantApi {
       unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
       nextUnstartedDue: () => this.#worker.nextUnstartedDue(),
     });
+    if (hasAlerts(store)) {
+      const alertSleepMs = opts.alerts?.maxSleepMs ?? 5_000;
+      const sender = opts.alerts?.sender;
+      this.#alertDispatcher = sender
+        ? new AlertDispatcher(store, clock, bus, sender, {
+            leaseMs: 60_000,
+            batch: 50,
+            maxSleepMs: alertSleepMs,
+            sendTimeoutMs: 15_000,
+          })
+        : undefined;
+      this.#alertEvaluator = new AlertEvaluator(store, clock, bus, {
+        maxSleepMs: 30_000,
+        batch: 500,
+        transitioned: () => this.#alertDispatcher?.loop.nudge(),
+      });
+    }
   }
 
   /**
@@ -240,6 +262,8 @@ export class Scheduler extends TenantApi {
       this.#reaper.loop.start();
     }
     this.#housekeeper.loop.start();
+    this.#alertEvaluator?.start();
+    this.#alertDispatcher?.loop.start();
     // Signals from any process sharing the store: act now rather than at the next timer.
     this.#unsignal = this.store.onSignal?.((signal) => {
       switch (signal.kind) {
@@ -275,6 +299,8 @@ export class Scheduler extends TenantApi {
     await this.#worker.stop(opts.graceMs ?? this.options.shutdownGraceMs);
     await this.#reaper.loop.stop();
     await this.#housekeeper.loop.stop();
+    await this.#alertEvaluator?.stop();
+    await this.#alertDispatcher?.loop.stop();
     await this.#clockSync?.stop();
     this.#health.reset();
   }
@@ -317,6 +343,16 @@ export class Scheduler extends TenantApi {
   /** The "not fired" check runs when an occurrence due at `at` would pass its grace (if sooner than planned). */
   #notFiredCheckFor(at: number): void {
     this.#housekeeper.loop.nudge(at + this.options.notFiredGraceMs + 1);
+  }
+
+  /**
+   * Alerting state changed outside the engine (a check was put, a heartbeat recorded, a channel added):
+   * evaluates due checks and sends due deliveries now rather than at the next timer.
+   */
+  alertsChanged(): void {
+    if (!this.#started) return;
+    this.#alertEvaluator?.loop.nudge();
+    this.#alertDispatcher?.loop.nudge();
   }
 
   /** @internal Schedules changed: materialise what falls due before `at`. */

@@ -8,6 +8,7 @@
 // over tenants, so an open scrape reveals no tenant id.
 
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AlertMetrics } from './alert-metrics.js';
 import type { Clock, Run, Scheduler, ScriptPoolStats, Store } from 'punctual';
 import { scheduleMatcher } from './metric-schedule-labels.js';
 
@@ -110,6 +111,7 @@ export class Metrics {
   readonly runsRunning: Gauge;
   readonly oldestDue: Gauge;
   readonly schedules: Gauge<'state'>;
+  readonly alerts: AlertMetrics;
 
   constructor(opts: MetricsOptions) {
     const registers = [this.registry];
@@ -234,6 +236,7 @@ export class Metrics {
       labelNames: ['state'],
       registers,
     });
+    this.alerts = new AlertMetrics(this.registry, opts.scheduler);
     if (opts.scriptStats) this.#scriptGauges(opts.scriptStats);
     this.#subscribe();
   }
@@ -303,10 +306,12 @@ export class Metrics {
 
   /** Stops listening to the scheduler. */
   close(): void {
+    this.alerts.close();
     for (const off of this.#unsubscribe.splice(0)) off();
   }
 
   async #refreshStoreGauges(): Promise<void> {
+    await this.alerts.refresh();
     const store = this.#scheduler.store;
     if (!store.stats) return;
     let stats: StoreStats;

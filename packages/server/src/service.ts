@@ -24,6 +24,8 @@ import {
   scriptTarget,
   systemClock,
   webhookTarget,
+  alertChannelSender,
+  type WebhookSecrets,
   type BrokerKind,
   type Clock,
   type KvLimits,
@@ -171,24 +173,21 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
       throw e;
     }
   }
+  // The tenant's signing secrets, for webhook targets and webhook alert channels alike.
+  const secrets = async (tenantId: string): Promise<WebhookSecrets> => {
+    const t = await tenants.getTenant(tenantId);
+    if (!t) throw new Error(`no tenant "${tenantId}"`);
+    const inGrace = t.previousSecretUntil !== null && t.previousSecretUntil > scheduler.clock.now();
+    return { current: t.webhookSecret, previous: inGrace ? t.previousWebhookSecret : null };
+  };
   const scheduler = createScheduler({
     store,
     clock,
     ...(tracing && { tracer: tracing.tracer }),
     concurrency: config.concurrency,
     shutdownGraceMs: config.shutdownGraceMs,
-    targets: [
-      webhookTarget({
-        guard,
-        secrets: async (tenantId) => {
-          const t = await tenants.getTenant(tenantId);
-          if (!t) throw new Error(`no tenant "${tenantId}"`);
-          const inGrace = t.previousSecretUntil !== null && t.previousSecretUntil > scheduler.clock.now();
-          return { current: t.webhookSecret, previous: inGrace ? t.previousWebhookSecret : null };
-        },
-      }),
-      ...targets,
-    ],
+    targets: [webhookTarget({ guard, secrets }), ...targets],
+    alerts: { sender: alertChannelSender({ guard, secrets, now: () => scheduler.clock.now() }) },
   });
   const targetKinds = ['handler', 'webhook', ...targets.map((t) => t.kind)];
   let bootstrap: Service['bootstrap'];
@@ -252,6 +251,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     clock: scheduler.clock,
     kv,
     cursorSecret,
+    guard,
   });
 
   let closing: Promise<void> | undefined;

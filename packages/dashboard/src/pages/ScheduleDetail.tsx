@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isApiError, RUN_STATES, type RunState } from '../api.ts';
 import { Field } from '../components/Field.tsx';
+import { AlertsPanel } from '../components/AlertsPanel.tsx';
 import { HistoryPanel } from '../components/HistoryPanel.tsx';
 import { Instant } from '../components/Instant.tsx';
 import { NextFire } from '../components/NextFire.tsx';
@@ -275,6 +276,7 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
         )}
       </section>
       {s && s.state !== 'completed' && <OccurrencesPanel schedule={s} now={now} onChanged={refreshAll} />}
+      {s && <AlertsPanel scheduleKey={s.key} now={now} tz={s.tz} />}
       {s && <HistoryPanel schedule={s} now={now} onChanged={refreshAll} />}
     </Layout>
   );

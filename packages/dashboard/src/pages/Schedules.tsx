@@ -19,6 +19,7 @@ import { Pager } from '../components/Pager.tsx';
 import { KeyText } from '../components/KeyText.tsx';
 import { SparkLegend, Sparkline } from '../components/Sparkline.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
+import { AlertsPanel } from '../components/AlertsPanel.tsx';
 import { Status } from '../components/Status.tsx';
 import { useSession } from '../lib/context.ts';
 import { useCursors } from '../lib/pager.ts';
@@ -126,6 +127,7 @@ export function Schedules() {
           </select>
         </Field>
       </form>
+      <AlertsPanel now={now} />
       <Status loading={list.loading} error={list.error} updatedAt={list.updatedAt} />
       {!list.loading && items.length === 0 && !list.error && (
         <p className="empty">

@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
 import { bulkTests } from './conformance/bulk.js';
+import { alertTests, hasAlerts } from './conformance/alerts.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import { calendarTests, hasCalendars } from './conformance/calendars.js';
@@ -41,6 +42,7 @@ const GROUPS = {
   stats: statsTests,
   kv: kvTests,
   calendars: calendarTests,
+  alerts: alertTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
@@ -51,6 +53,7 @@ const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   stats: hasStats,
   kv: hasKv,
   calendars: hasCalendars,
+  alerts: hasAlerts,
 };
 
 export interface OpenedStore {

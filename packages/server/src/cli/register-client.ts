@@ -3,7 +3,7 @@
 // logic lives here: each action calls a command function with (args, io) and hands its exit code back.
 
 import { Option, type Command } from 'commander';
-import { RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
+import { ALERT_CHANNEL_KINDS, ALERT_STATES, CHECK_KINDS, RERUNNABLE_STATES, TARGET_KINDS } from 'punctual';
 import { apply } from './commands/apply.js';
 import { exportSchedules } from './commands/export.js';
 import { importCrontab } from './commands/import-crontab.js';
@@ -23,6 +23,19 @@ import {
   calendarsPut,
   calendarsRemove,
 } from './commands/calendars.js';
+import {
+  alertsGet,
+  alertsList,
+  channelsGet,
+  channelsList,
+  channelsPut,
+  channelsRemove,
+  checksGet,
+  checksList,
+  checksPut,
+  checksRemove,
+  heartbeat,
+} from './commands/alerts.js';
 import { runsCancel, runsGet, runsList, runsRerun } from './commands/runs.js';
 import {
   schedulesBackfill,
@@ -406,4 +419,64 @@ export function registerClient(program: Command, w: Wiring): void {
         'replace the webhook signing secret (the previous one is still signed with for a grace period)',
       ),
   ).action(async (o: Common) => w.exit(await tenantRotateSecret(args(w.env, o), w.io)));
+
+  const alerts = program.command('alerts').description("a tenant's alerts, through the HTTP API");
+  client(alerts.command('ls').description('list alerts, newest first'))
+    .addOption(new Option('--state <state>', 'only open or only resolved alerts').choices(ALERT_STATES))
+    .option('--schedule <key>', "only this schedule's alerts")
+    .option('--limit <n>', '1 to 1000 (default 100)')
+    .action(async (o: Common) => w.exit(await alertsList(args(w.env, o), w.io)));
+  client(alerts.command('get').description('show an alert and its deliveries').argument('<id>')).action(
+    async (id: string, o: Common) => w.exit(await alertsGet({ ...args(w.env, o), id }, w.io)),
+  );
+
+  const channels = program.command('channels').description("a tenant's alert channels, through the HTTP API");
+  client(channels.command('ls').description('list alert channels')).action(async (o: Common) =>
+    w.exit(await channelsList(args(w.env, o), w.io)),
+  );
+  client(channels.command('get').description('show an alert channel').argument('<name>')).action(
+    async (name: string, o: Common) => w.exit(await channelsGet({ ...args(w.env, o), name }, w.io)),
+  );
+  client(
+    channels
+      .command('put')
+      .description('create or replace an alert channel')
+      .argument('<name>')
+      .addOption(
+        new Option('--kind <kind>', 'the channel kind').choices(ALERT_CHANNEL_KINDS).makeOptionMandatory(),
+      )
+      .requiredOption('--to <url>', 'the channel URL the alert transitions are POSTed to')
+      .option('--routing-key <key>', 'the routing key (pagerduty channels)'),
+  ).action(async (name: string, o: Common & { kind: string; to: string; routingKey?: string }) =>
+    w.exit(await channelsPut({ ...args(w.env, o), name }, w.io)),
+  );
+  client(channels.command('rm').description('delete an alert channel').argument('<name>')).action(
+    async (name: string, o: Common) => w.exit(await channelsRemove({ ...args(w.env, o), name }, w.io)),
+  );
+
+  const checks = program
+    .command('checks')
+    .description("a tenant's checks (heartbeats), through the HTTP API");
+  client(checks.command('ls').description('list checks')).action(async (o: Common) =>
+    w.exit(await checksList(args(w.env, o), w.io)),
+  );
+  client(checks.command('get').description('show a check').argument('<name>')).action(
+    async (name: string, o: Common) => w.exit(await checksGet({ ...args(w.env, o), name }, w.io)),
+  );
+  client(
+    checks
+      .command('put')
+      .description('create or replace a check')
+      .argument('<name>')
+      .addOption(new Option('--kind <kind>', 'the check kind').choices(CHECK_KINDS).default('heartbeat'))
+      .requiredOption('--every <duration>', 'a heartbeat must arrive at least this often (10m, PT1H)'),
+  ).action(async (name: string, o: Common & { kind: string; every: string }) =>
+    w.exit(await checksPut({ ...args(w.env, o), name }, w.io)),
+  );
+  client(checks.command('rm').description('delete a check').argument('<name>')).action(
+    async (name: string, o: Common) => w.exit(await checksRemove({ ...args(w.env, o), name }, w.io)),
+  );
+  client(program.command('heartbeat').description("record a check's heartbeat").argument('<name>')).action(
+    async (name: string, o: Common) => w.exit(await heartbeat({ ...args(w.env, o), name }, w.io)),
+  );
 }

@@ -17,8 +17,11 @@ import {
 } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
 import {
+  AddressGuard,
   DEFAULT_SCRIPT_LIMITS,
+  hasAlerts,
   hasKv,
+  parseCidrList,
   storageError,
   type Clock,
   type KvLimits,
@@ -40,6 +43,9 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { kvRoutes } from './routes/kv.js';
 import { calendarRoutes } from './routes/calendars.js';
+import { alertRoutes } from './routes/alerts.js';
+import { alertChannelRoutes } from './routes/alert-channels.js';
+import { checkRoutes } from './routes/checks.js';
 import { metricsJsonRoutes } from './routes/metrics-json.js';
 import { previewRoutes } from './routes/preview.js';
 import { runRoutes } from './routes/runs.js';
@@ -54,7 +60,7 @@ export interface AppOptions {
   scheduler: Scheduler;
   tenants: TenantStore;
   config: Pick<Config, 'bodyLimit' | 'defaultRateLimit' | 'webhookSecretGraceMs' | 'publicUrl'> &
-    Partial<Pick<Config, 'metricsToken'>>;
+    Partial<Pick<Config, 'metricsToken' | 'allowPrivateTargets'>>;
   /** Default: a silent logger. */
   logger?: Logger;
   /** Without it there is no /metrics route (nor /v1/metrics). */
@@ -71,6 +77,11 @@ export interface AppOptions {
    * instance sharing the database accepts the others' cursors). Default: a random one for this app.
    */
   cursorSecret?: string;
+  /**
+   * The guard alert channel URLs are checked with (the webhook target's). Default: one built from
+   * `config.allowPrivateTargets`.
+   */
+  guard?: AddressGuard;
   /** What is known of the database's storage (damaged, full). Default: one of this app's own. */
   storage?: StorageHealth;
 }
@@ -256,6 +267,7 @@ export function buildApp(opts: AppOptions) {
           name: 'calendars',
           description: "the tenant's calendars: dates schedules exclude or keep to as working days",
         },
+        { name: 'alerts', description: 'alerts, alert channels, checks and heartbeats' },
         { name: 'operations', description: 'health, readiness and metrics (no authentication)' },
       ],
     },
@@ -301,6 +313,14 @@ export function buildApp(opts: AppOptions) {
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
       if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
       await v1.register(calendarRoutes);
+      const store = scheduler.store;
+      if (hasAlerts(store)) {
+        const guard = opts.guard ?? new AddressGuard(parseCidrList(config.allowPrivateTargets ?? ''));
+        const changed = (): void => scheduler.alertsChanged();
+        await v1.register(alertRoutes, { store });
+        await v1.register(alertChannelRoutes, { store, clock, guard, changed });
+        await v1.register(checkRoutes, { store, clock, changed });
+      }
       if (opts.metrics)
         await v1.register(metricsJsonRoutes, { metrics: opts.metrics, now: () => clock.now() });
     },

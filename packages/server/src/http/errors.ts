@@ -64,6 +64,8 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   CALENDAR_NO_WORKING_DAY: 400,
   CALENDAR_NOT_FOUND: 404,
   CALENDAR_IN_USE: 409,
+  ALERT_CHANNEL_INVALID: 400,
+  CHECK_INVALID: 400,
   // A new key beyond the tenant's key quota; a value over the size limit is 413 (libraryStatus).
   KV_QUOTA_EXCEEDED: 429,
   // The operator's configuration is wrong: not the caller's fault.
@@ -80,6 +82,9 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   BULK_KEY_DUPLICATE: 400,
   SCHEDULE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  ALERT_NOT_FOUND: 404,
+  ALERT_CHANNEL_NOT_FOUND: 404,
+  CHECK_NOT_FOUND: 404,
   REVISION_UNKNOWN: 404,
   VERSION_CONFLICT: 409,
   RUN_NOT_CANCELLABLE: 409,

@@ -13,3 +13,4 @@ export * from './schemas/preview.js';
 export * from './schemas/tenant.js';
 export * from './schemas/kv.js';
 export * from './schemas/calendars.js';
+export * from './schemas/alerts.js';

@@ -20,6 +20,7 @@ import * as m0008 from './migrations/0008-schedule-dst.js';
 import * as m0012 from './migrations/0012-schedule-revisions.js';
 import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
+import * as m0015 from './migrations/0015-alerts.js';
 
 export interface Migration {
   version: number;
@@ -57,6 +58,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 14 adds a table and a nullable column: older code works beside them (it applies no overrides and does
   // not resume timed pauses while it runs).
   { version: 14, name: m0014.name, sql: m0014.sql, compatibleFrom: 5 },
+  // 15 adds tables only (alerting): older code works beside them (it evaluates and delivers no alerts).
+  { version: 15, name: m0015.name, sql: m0015.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -75,6 +75,18 @@ import * as revisions from './postgres-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './postgres-kv.js';
 import * as calendars from './postgres-calendars.js';
+import * as alerts from './postgres-alerts.js';
+import type {
+  Alert,
+  AlertChannel,
+  AlertClearance,
+  AlertCondition,
+  AlertDelivery,
+  Check,
+  ClaimedAlertDelivery,
+} from '../../domain/alert.js';
+import type { AlertChannelInput, CheckInput } from '../../domain/alert-input.js';
+import type { AlertDeliveryResult, AlertListQuery, AlertStore } from '../alert-store.js';
 import * as tenants from './postgres-tenants.js';
 import { Wakeups } from './postgres-wakeups.js';
 
@@ -101,7 +113,7 @@ export interface PostgresStoreOptions {
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_HOT_POOL_SIZE = 4;
 
-export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore {
+export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore, AlertStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
   readonly schema: string;
   readonly #opts: PostgresStoreOptions;
@@ -544,6 +556,98 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
 
   async kvList(tenantId: string, q: KvListQuery): Promise<Page<KvEntry>> {
     return kv.kvList(await this.#conn(), tenantId, q);
+  }
+
+  // ── alerts, alert channels, checks and the delivery outbox (alert-store.ts) ───────────────────────
+  async putAlertChannel(
+    tenantId: string,
+    input: AlertChannelInput,
+    now: number,
+  ): Promise<{ channel: AlertChannel; created: boolean }> {
+    return alerts.putAlertChannel(await this.#conn(), tenantId, input, now);
+  }
+
+  async getAlertChannel(tenantId: string, name: string): Promise<AlertChannel | undefined> {
+    return alerts.getAlertChannel(await this.#conn(), tenantId, name);
+  }
+
+  async listAlertChannels(tenantId: string): Promise<AlertChannel[]> {
+    return alerts.listAlertChannels(await this.#conn(), tenantId);
+  }
+
+  async deleteAlertChannel(tenantId: string, name: string): Promise<boolean> {
+    return alerts.deleteAlertChannel(await this.#conn(), tenantId, name);
+  }
+
+  async putCheck(
+    tenantId: string,
+    input: CheckInput,
+    now: number,
+  ): Promise<{ check: Check; created: boolean }> {
+    return alerts.putCheck(await this.#conn(), tenantId, input, now);
+  }
+
+  async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
+    return alerts.getCheck(await this.#conn(), tenantId, name);
+  }
+
+  async listChecks(tenantId: string): Promise<Check[]> {
+    return alerts.listChecks(await this.#conn(), tenantId);
+  }
+
+  async deleteCheck(tenantId: string, name: string, now: number): Promise<boolean> {
+    return alerts.deleteCheck(await this.#conn(), tenantId, name, now);
+  }
+
+  async recordHeartbeat(tenantId: string, name: string, now: number): Promise<Check | undefined> {
+    return alerts.recordHeartbeat(await this.#conn(), tenantId, name, now);
+  }
+
+  async evaluateDueChecks(now: number, limit: number): Promise<Alert[]> {
+    return alerts.evaluateDueChecks(await this.#conn(), now, limit);
+  }
+
+  async nextCheckAt(): Promise<number | null> {
+    return alerts.nextCheckAt(await this.#conn());
+  }
+
+  async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {
+    return alerts.openAlerts(await this.#conn(), conditions, now);
+  }
+
+  async resolveAlerts(clearances: readonly AlertClearance[], now: number): Promise<Alert[]> {
+    return alerts.resolveAlerts(await this.#conn(), clearances, now);
+  }
+
+  async listAlerts(q: AlertListQuery): Promise<Alert[]> {
+    return alerts.listAlerts(await this.#conn(), q);
+  }
+
+  async getAlert(
+    tenantId: string,
+    id: string,
+  ): Promise<{ alert: Alert; deliveries: AlertDelivery[] } | undefined> {
+    return alerts.getAlert(await this.#conn(), tenantId, id);
+  }
+
+  async countOpenAlerts(): Promise<{ tenantId: string; kind: string; count: number }[]> {
+    return alerts.countOpenAlerts(await this.#conn());
+  }
+
+  async claimAlertDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedAlertDelivery[]> {
+    return alerts.claimAlertDeliveries(await this.#conn(), now, leaseMs, limit);
+  }
+
+  async settleAlertDelivery(
+    claimed: ClaimedAlertDelivery,
+    result: AlertDeliveryResult,
+    now: number,
+  ): Promise<{ settled: boolean; state: AlertDelivery['state'] }> {
+    return alerts.settleAlertDelivery(await this.#conn(), claimed, result, now);
+  }
+
+  async nextAlertDeliveryAt(): Promise<number | null> {
+    return alerts.nextAlertDeliveryAt(await this.#conn());
   }
 }
 

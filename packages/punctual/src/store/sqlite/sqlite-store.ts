@@ -66,11 +66,23 @@ import * as revisions from './sqlite-revisions.js';
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import * as kv from './sqlite-kv.js';
 import * as calendars from './sqlite-calendars.js';
+import * as alerts from './sqlite-alerts.js';
+import type {
+  Alert,
+  AlertChannel,
+  AlertClearance,
+  AlertCondition,
+  AlertDelivery,
+  Check,
+  ClaimedAlertDelivery,
+} from '../../domain/alert.js';
+import type { AlertChannelInput, CheckInput } from '../../domain/alert-input.js';
+import type { AlertDeliveryResult, AlertListQuery, AlertStore } from '../alert-store.js';
 import * as tenants from './sqlite-tenants.js';
 
 export type { SqliteOptions } from './sqlite-database.js';
 
-export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore {
+export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, AlertStore {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
   private readonly sql: SqliteDatabase;
   // Not an ES private field: tests wrap stores in a Proxy, whose calls would not reach one.
@@ -458,6 +470,98 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore {
 
   async kvList(tenantId: string, q: KvListQuery): Promise<Page<KvEntry>> {
     return kv.kvList(this.sql, tenantId, q);
+  }
+
+  // ── alerts, alert channels, checks and the delivery outbox (alert-store.ts) ───────────────────────
+  async putAlertChannel(
+    tenantId: string,
+    input: AlertChannelInput,
+    now: number,
+  ): Promise<{ channel: AlertChannel; created: boolean }> {
+    return alerts.putAlertChannel(this.sql, tenantId, input, now);
+  }
+
+  async getAlertChannel(tenantId: string, name: string): Promise<AlertChannel | undefined> {
+    return alerts.getAlertChannel(this.sql, tenantId, name);
+  }
+
+  async listAlertChannels(tenantId: string): Promise<AlertChannel[]> {
+    return alerts.listAlertChannels(this.sql, tenantId);
+  }
+
+  async deleteAlertChannel(tenantId: string, name: string): Promise<boolean> {
+    return alerts.deleteAlertChannel(this.sql, tenantId, name);
+  }
+
+  async putCheck(
+    tenantId: string,
+    input: CheckInput,
+    now: number,
+  ): Promise<{ check: Check; created: boolean }> {
+    return alerts.putCheck(this.sql, tenantId, input, now);
+  }
+
+  async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
+    return alerts.getCheck(this.sql, tenantId, name);
+  }
+
+  async listChecks(tenantId: string): Promise<Check[]> {
+    return alerts.listChecks(this.sql, tenantId);
+  }
+
+  async deleteCheck(tenantId: string, name: string, now: number): Promise<boolean> {
+    return alerts.deleteCheck(this.sql, tenantId, name, now);
+  }
+
+  async recordHeartbeat(tenantId: string, name: string, now: number): Promise<Check | undefined> {
+    return alerts.recordHeartbeat(this.sql, tenantId, name, now);
+  }
+
+  async evaluateDueChecks(now: number, limit: number): Promise<Alert[]> {
+    return alerts.evaluateDueChecks(this.sql, now, limit);
+  }
+
+  async nextCheckAt(): Promise<number | null> {
+    return alerts.nextCheckAt(this.sql);
+  }
+
+  async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {
+    return alerts.openAlerts(this.sql, conditions, now);
+  }
+
+  async resolveAlerts(clearances: readonly AlertClearance[], now: number): Promise<Alert[]> {
+    return alerts.resolveAlerts(this.sql, clearances, now);
+  }
+
+  async listAlerts(q: AlertListQuery): Promise<Alert[]> {
+    return alerts.listAlerts(this.sql, q);
+  }
+
+  async getAlert(
+    tenantId: string,
+    id: string,
+  ): Promise<{ alert: Alert; deliveries: AlertDelivery[] } | undefined> {
+    return alerts.getAlert(this.sql, tenantId, id);
+  }
+
+  async countOpenAlerts(): Promise<{ tenantId: string; kind: string; count: number }[]> {
+    return alerts.countOpenAlerts(this.sql);
+  }
+
+  async claimAlertDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedAlertDelivery[]> {
+    return alerts.claimAlertDeliveries(this.sql, now, leaseMs, limit);
+  }
+
+  async settleAlertDelivery(
+    claimed: ClaimedAlertDelivery,
+    result: AlertDeliveryResult,
+    now: number,
+  ): Promise<{ settled: boolean; state: AlertDelivery['state'] }> {
+    return alerts.settleAlertDelivery(this.sql, claimed, result, now);
+  }
+
+  async nextAlertDeliveryAt(): Promise<number | null> {
+    return alerts.nextAlertDeliveryAt(this.sql);
   }
 }
 
