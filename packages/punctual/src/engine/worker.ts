@@ -229,9 +229,12 @@ export class Worker {
         leaseUntil: now + this.opts.leaseMs,
       };
       this.#inFlight.set(claimed.run.id, flight);
-      this.#buffer.push(flight);
+      // A claim that rode on a settlement sent before stop() began comes back while the worker stops: its runs
+      // go back at once, like the buffered ones stop() hands back (the store closes after the drain).
+      if (this.#stopping) this.#handBack(flight, now);
+      else this.#buffer.push(flight);
     }
-    this.#startBuffered();
+    if (!this.#stopping) this.#startBuffered();
   }
 
   #startBuffered(): void {
