@@ -143,6 +143,7 @@ export class Scheduler extends TenantApi {
       retention: options.retention,
       unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
       nextUnstartedDue: () => this.#worker.nextUnstartedDue(),
+      reported: () => this.#worker.wake(),
     });
     if (hasAlerts(store)) {
       const alertSleepMs = opts.alerts?.maxSleepMs ?? 5_000;

@@ -29,6 +29,12 @@ export interface HousekeeperOptions {
   unstarted?: (now: number, graceMs: number) => Run[];
   /** The earliest dueAt among this process's claimed runs not started and not reported yet. */
   nextUnstartedDue?: () => number | null;
+  /**
+   * Called after the report marked overdue runs: marking them held their rows for a moment, and a claim in
+   * that moment skipped them (a claim skips locked rows), so the worker must look again now rather than at
+   * its backstop.
+   */
+  reported?: () => void;
 }
 
 export class Housekeeper {
@@ -53,6 +59,7 @@ export class Housekeeper {
     const grace = this.opts.notFiredGraceMs;
     const stuck = this.opts.unstarted?.(now, grace) ?? [];
     for (const run of [...late, ...stuck]) this.bus.emit('schedule:notFired', notFired(run));
+    if (late.length > 0) this.opts.reported?.();
     for (const s of (await this.store.takeOverdueSchedules?.(now, grace, 1000)) ?? []) {
       this.bus.emit('schedule:notFired', {
         tenantId: s.tenantId,
