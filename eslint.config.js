@@ -45,6 +45,34 @@ export default tseslint.config(
     },
   },
   {
+    // The machine's clock is read in one place (clock.ts, systemClock): the domain and the engine, and their
+    // tests, get the instant from an argument or an injected clock. This is what lets test:dates run those
+    // suites at one moved instant instead of five (docs/testing.md).
+    files: [
+      'packages/punctual/src/domain/**/*.ts',
+      'packages/punctual/src/engine/**/*.ts',
+      'packages/punctual/test/domain/**/*.ts',
+      'packages/punctual/test/engine/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Take the instant from an argument or the injected clock, never the machine clock.',
+        },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Take the instant from an argument or the injected clock, never the machine clock.',
+        },
+        {
+          selector: "MemberExpression[object.name='Temporal'][property.name='Now']",
+          message: 'Take the instant from an argument or the injected clock, never the machine clock.',
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/punctual/src/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [

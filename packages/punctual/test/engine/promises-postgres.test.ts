@@ -188,8 +188,9 @@ if (PG_URL === '') {
       // Due now on the frozen clocks: claimed into a's buffer behind the busy slot.
       await api.put({ key: 'p', spec: `@at ${START}`, target: { handler: 't' } });
       // No event marks a claim into the buffer: poll the store for it (bounded by real time, not by a count
-      // of turns, which a loaded machine can use up before the materializer and the claim have run).
-      for (const until = Date.now() + 20_000; Date.now() < until;) {
+      // of turns, which a loaded machine can use up before the materializer and the claim have run); elapsed
+      // time from the monotonic clock, never the date.
+      for (const until = performance.now() + 20_000; performance.now() < until; ) {
         if ((await api.listRuns({ scheduleKey: 'p', state: 'running' })).items.length === 1) break;
         await new Promise((r) => setTimeout(r, 10));
       }
