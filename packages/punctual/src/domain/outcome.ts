@@ -4,7 +4,7 @@
 import type { Json } from './json.js';
 import type { Policies } from './policies.js';
 import { retryDelay } from './policies.js';
-import type { Run, RunError } from './run.js';
+import type { Attempt, Run, RunError } from './run.js';
 
 export type Outcome =
   | { type: 'ok'; result?: Json | undefined }
@@ -82,5 +82,22 @@ export function nextStateFor(
       }
       return { state: 'scheduled', reason: 'checkAgain', dueAt: outcome.at, error: null };
     }
+  }
+}
+
+/** How an attempt is recorded in the run's history, from what the delivery returned and what it led to. */
+export function attemptOutcome(outcome: Outcome, next: NextState): Attempt['outcome'] {
+  switch (outcome.type) {
+    case 'ok':
+      return 'succeeded';
+    case 'release':
+      return 'released';
+    case 'checkAgain':
+      return 'checkAgain';
+    case 'retry':
+      if (outcome.error.code === 'ATTEMPT_TIMEOUT') return 'timeout';
+      return next.state === 'scheduled' ? 'retry' : 'failed';
+    case 'fail':
+      return 'failed';
   }
 }

@@ -10,13 +10,12 @@
 import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { boundedResult } from '../domain/json-limits.js';
-import { nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
+import { attemptOutcome, nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
 import type { Attempt, Run, RunReason } from '../domain/run.js';
 import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
 import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
-import type { RunTracer } from '../run-tracer.js';
 import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
@@ -25,41 +24,9 @@ import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
 import { WaitingRuns } from './waiting-runs.js';
+import type { WorkerOptions } from './worker-options.js';
 
-export interface WorkerOptions {
-  workerId: string;
-  concurrency: number;
-  leaseMs: number;
-  /** Most runs claimed in one store transaction. */
-  claimBatch: number;
-  /**
-   * Runs claimed beyond `concurrency`, waiting in memory to start the moment a slot frees. They let one
-   * transaction settle and claim more than `concurrency` runs when handlers are fast. The buffer is
-   * `min` deep, and deeper (up to `max`) while deliveries are fast enough that a buffered run waits about
-   * `waitMs` at most (prefetch-sizer.ts).
-   */
-  prefetch: { min: number; max: number; waitMs: number };
-  /** Most settlements committed in one store transaction. */
-  settleBatch: number;
-  /**
-   * Most settlement transactions in flight at once. Two let the store execute and commit one batch while
-   * the worker delivers the runs of the previous one and prepares the next (settlement-pipeline.ts).
-   */
-  settleParallel: number;
-  maxSleepMs: number;
-  /**
-   * How often runs waiting for a saturated target are offered to it again (besides whenever a delivery
-   * ends), and how long a run is handed back to the store for when `maxWaiting` runs already wait.
-   */
-  deferMs: number;
-  /** Most claimed runs waiting in memory for a saturated target; beyond it a run is handed back. */
-  maxWaiting: number;
-  /** Results larger than this (JSON bytes) are replaced by a marker. */
-  maxResultBytes: number;
-  random: () => number;
-  /** Opens a span per delivered attempt (run-tracer.ts); none: no tracing. */
-  tracer?: RunTracer;
-}
+export type { WorkerOptions } from './worker-options.js';
 
 export class Worker {
   readonly loop: Loop;
@@ -348,19 +315,13 @@ export class Worker {
     if (outcome.type === 'ok' && outcome.result !== undefined)
       outcome = { ...outcome, result: this.#capResult(outcome.result) };
     const next = nextStateFor(run, outcome, flight.claimed.schedule.policies, now, this.opts.random());
-    const attemptOutcome: Attempt['outcome'] =
-      outcome.type === 'ok'
-        ? 'succeeded'
-        : outcome.type === 'release'
-          ? 'released'
-          : outcome.type === 'checkAgain'
-            ? 'checkAgain'
-            : outcome.type === 'retry' && outcome.error.code === 'ATTEMPT_TIMEOUT'
-              ? 'timeout'
-              : outcome.type === 'retry' && next.state === 'scheduled'
-                ? 'retry'
-                : 'failed';
-    this.#enqueue(flight, next, attemptOutcome, now, outcome.type === 'ok' ? (outcome.result ?? null) : null);
+    this.#enqueue(
+      flight,
+      next,
+      attemptOutcome(outcome, next),
+      now,
+      outcome.type === 'ok' ? (outcome.result ?? null) : null,
+    );
   }
 
   #capResult(result: Json): Json {
