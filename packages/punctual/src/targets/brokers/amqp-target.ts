@@ -7,13 +7,15 @@
 import type { Outcome } from '../../domain/outcome.js';
 import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type AmqpTarget, type Target } from '../../domain/target.js';
-import { PunctualError, isPunctualError } from '../../errors.js';
+import { PunctualError } from '../../errors.js';
 import type { Delivery, TargetDriver } from '../target.js';
 import { webhookBody } from '../webhook/webhook-target.js';
 import {
   BrokerFailure,
   SharedClients,
   bounded,
+  clientFor,
+  destinationOf,
   errorText,
   failureOutcome,
   lazyClient,
@@ -201,28 +203,10 @@ export function amqpTarget(opts: AmqpTargetOptions): TargetDriver {
       let conn: BrokerConnection | undefined;
       try {
         conn = connections.require('amqp', target.connection, 'target.amqp.connection');
-        let address: { exchange: string; routingKey: string };
-        try {
-          address = amqpAddress(conn, d.run.tenantId, target);
-        } catch (e) {
-          throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
-        }
-        const { exchange, routingKey } = address;
+        const { exchange, routingKey } = destinationOf(amqpAddress, conn, d.run.tenantId, target);
         const id = messageId(target.idTemplate, d.run);
         const body = Buffer.from(JSON.stringify(webhookBody(d, id)));
-        let handle: Handle;
-        try {
-          handle = await bounded(
-            clients.get(conn),
-            d.signal,
-            connectTimeoutMs,
-            'opening the connection',
-            'BROKER_UNAVAILABLE',
-          );
-        } catch (e) {
-          if (e instanceof BrokerFailure || isPunctualError(e)) throw e;
-          throw new BrokerFailure('BROKER_UNAVAILABLE', `connecting: ${errorText(e)}`);
-        }
+        const handle = await clientFor(clients, conn, d.signal, connectTimeoutMs);
         const to = `${exchange === '' ? 'the default exchange' : `exchange ${exchange}`} (routing key ${routingKey})`;
         const msgId = id;
         handle.returned.delete(msgId); // a stale return of an earlier attempt that timed out

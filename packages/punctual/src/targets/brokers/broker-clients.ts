@@ -188,6 +188,36 @@ export function bounded<T>(
   });
 }
 
+/**
+ * The connection's shared client for one publish, opened or reused, waiting at most `ms` and never past the
+ * attempt's signal. Whatever else opening throws becomes BROKER_UNAVAILABLE (retried).
+ */
+export async function clientFor<C>(
+  clients: SharedClients<C>,
+  conn: BrokerConnection,
+  signal: AbortSignal,
+  ms: number,
+): Promise<C> {
+  try {
+    return await bounded(clients.get(conn), signal, ms, 'opening the connection', 'BROKER_UNAVAILABLE');
+  } catch (e) {
+    if (e instanceof BrokerFailure || isPunctualError(e)) throw e;
+    throw new BrokerFailure('BROKER_UNAVAILABLE', `connecting: ${errorText(e)}`);
+  }
+}
+
+/**
+ * Resolves a publish's destination with `resolve(...args)`; a refusal is BROKER_DESTINATION_INVALID and
+ * permanent (never retried).
+ */
+export function destinationOf<A extends unknown[], T>(resolve: (...args: A) => T, ...args: A): T {
+  try {
+    return resolve(...args);
+  } catch (e) {
+    throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
+  }
+}
+
 /** The text of anything thrown (a connect that failed on every address has its reasons joined). */
 export function errorText(e: unknown): string {
   if (e instanceof AggregateError && !e.message && e.errors.length > 0) {

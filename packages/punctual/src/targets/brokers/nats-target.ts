@@ -7,7 +7,6 @@
 import type { Outcome } from '../../domain/outcome.js';
 import { messageId } from '../../domain/message-id.js';
 import { parseTarget, targetKind, type NatsTarget, type Target } from '../../domain/target.js';
-import { isPunctualError } from '../../errors.js';
 import type { Delivery, TargetDriver } from '../target.js';
 import { webhookBody } from '../webhook/webhook-target.js';
 import {
@@ -15,6 +14,8 @@ import {
   ReadyWaiters,
   SharedClients,
   bounded,
+  clientFor,
+  destinationOf,
   errorText,
   failureOutcome,
   lazyClient,
@@ -170,27 +171,16 @@ export function natsTarget(opts: NatsTargetOptions): TargetDriver {
       let conn: BrokerConnection | undefined;
       try {
         conn = connections.require('nats', target.connection, field('connection'));
-        let subject: string;
-        try {
-          subject = brokerDestination(conn, d.run.tenantId, target.subject, field('subject'));
-        } catch (e) {
-          throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
-        }
+        const subject = destinationOf(
+          brokerDestination,
+          conn,
+          d.run.tenantId,
+          target.subject,
+          field('subject'),
+        );
         const id = messageId(target.idTemplate, d.run);
         const body = JSON.stringify(webhookBody(d, id));
-        let handle: Handle;
-        try {
-          handle = await bounded(
-            clients.get(conn),
-            d.signal,
-            connectTimeoutMs,
-            'opening the connection',
-            'BROKER_UNAVAILABLE',
-          );
-        } catch (e) {
-          if (e instanceof BrokerFailure || isPunctualError(e)) throw e;
-          throw new BrokerFailure('BROKER_UNAVAILABLE', `connecting: ${errorText(e)}`);
-        }
+        const handle = await clientFor(clients, conn, d.signal, connectTimeoutMs);
         // While the client reconnects, a publish would sit in its buffer: wait for the connection instead.
         if (!handle.connected) {
           await handle.waiters.wait(d.signal, connectTimeoutMs, 'waiting for the connection to come back');

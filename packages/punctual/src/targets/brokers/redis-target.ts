@@ -14,6 +14,8 @@ import {
   ReadyWaiters,
   SharedClients,
   bounded,
+  clientFor,
+  destinationOf,
   errorText,
   failureOutcome,
   lazyClient,
@@ -114,21 +116,10 @@ export function redisTarget(opts: RedisTargetOptions): TargetDriver {
       let conn: BrokerConnection | undefined;
       try {
         conn = connections.require('redis', target.connection, field('connection'));
-        let stream: string;
-        try {
-          stream = brokerDestination(conn, d.run.tenantId, target.stream, field('stream'));
-        } catch (e) {
-          throw new BrokerFailure('BROKER_DESTINATION_INVALID', (e as Error).message, true);
-        }
+        const stream = destinationOf(brokerDestination, conn, d.run.tenantId, target.stream, field('stream'));
         const id = messageId(target.idTemplate, d.run);
         const body = JSON.stringify(webhookBody(d, id));
-        const { client, waiters } = await bounded(
-          clients.get(conn),
-          d.signal,
-          connectTimeoutMs,
-          'opening the connection',
-          'BROKER_UNAVAILABLE',
-        );
+        const { client, waiters } = await clientFor(clients, conn, d.signal, connectTimeoutMs);
         if (!client.isReady) await waiters.wait(d.signal, connectTimeoutMs, 'waiting for the connection');
         let entryId: string;
         try {
