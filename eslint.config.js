@@ -47,7 +47,7 @@ export default tseslint.config(
   {
     // The machine's clock is read in one place (clock.ts, systemClock): the domain and the engine, and their
     // tests, get the instant from an argument or an injected clock. This is what lets test:dates run those
-    // suites at one moved instant instead of five (docs/testing.md).
+    // suites at one moved instant instead of five (.ci/test-dates, README.md).
     files: [
       'packages/punctual/src/domain/**/*.ts',
       'packages/punctual/src/engine/**/*.ts',
