@@ -1,6 +1,7 @@
 // A database made by the release before compact storage (schedule policies and every revision's diff and
 // content written out in full) migrates forward on both stores: its schedules and revisions read back exactly
-// as they were written, and the parts now derived are cleared from the rows. PostgreSQL needs
+// as they were written, the parts now derived are cleared from the rows, and the schedule counters start
+// from the schedules already there. PostgreSQL needs
 // PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
@@ -18,6 +19,7 @@ import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { TenantStore } from '../../src/store/tenant-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -37,8 +39,11 @@ const OLD_REVISIONS: [string, number, string, string, object, ScheduleDraft][] =
 ];
 
 /** What both stores must read back, and which raw parts are left stored (diff, content). */
-async function check(store: Store, raw: () => Promise<[string, number, string, boolean, boolean][]>) {
+async function check(store: Store & TenantStore, raw: () => Promise<[string, number, string, boolean, boolean][]>) {
   expect((await store.getSchedule(TENANT, 'report'))?.policies).toEqual(v1.policies);
+  // The counters start from the schedules already there.
+  expect((await store.stats!(T0)).schedulesByState).toEqual({ active: 1, paused: 0, completed: 0 });
+  expect(await store.countSchedules(TENANT)).toBe(1);
   const report = await store.listScheduleRevisions({ tenantId: TENANT, key: 'report', limit: 10 });
   expect(report.items.map((r) => [r.version, r.change, r.diff, r.content])).toEqual([
     [2, 'updated', diffSchedules(v1, v2), json(v2)],

@@ -21,7 +21,7 @@ import * as m0012 from './migrations/0012-schedule-revisions.js';
 import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
 import * as m0015 from './migrations/0015-alerts.js';
-import * as m0017 from './migrations/0017-compact-revisions.js';
+import * as m0017 from './migrations/0017-compact-storage.js';
 
 export interface Migration {
   version: number;

@@ -181,14 +181,17 @@ export async function pruneHistory(db: PgDb, req: PruneRequest): Promise<number>
   });
 }
 
-/** Counts for metrics, each from an index: runs_due, runs_lease, schedules_state (never a scan of runs). */
+/**
+ * Counts for metrics, each from an index or a counter: runs_due, runs_lease (never a scan of runs), and
+ * schedule_counts (kept by triggers, migration 17; never a count of schedules).
+ */
 export function statsSql(s: string): string {
   return `
     SELECT (SELECT count(*) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS due,
            (SELECT min(due_at) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS oldest,
            (SELECT count(*) FROM ${s}.runs WHERE state = 'running') AS running,
            (SELECT coalesce(jsonb_object_agg(state, n), '{}'::jsonb)
-              FROM (SELECT state, count(*) AS n FROM ${s}.schedules GROUP BY state) AS c) AS by_state`;
+              FROM (SELECT state, sum(n)::int AS n FROM ${s}.schedule_counts GROUP BY state) AS c) AS by_state`;
 }
 
 export async function stats(db: PgDb, now: number): Promise<StoreStats> {

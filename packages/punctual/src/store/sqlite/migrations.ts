@@ -16,7 +16,7 @@ import * as m0011 from './migrations/0011-schedule-revisions.js';
 import * as m0012 from './migrations/0012-calendars.js';
 import * as m0013 from './migrations/0013-occurrence-overrides.js';
 import * as m0014 from './migrations/0014-alerts.js';
-import * as m0016 from './migrations/0016-compact-revisions.js';
+import * as m0016 from './migrations/0016-compact-storage.js';
 
 export interface Migration {
   version: number;

@@ -1,11 +1,13 @@
-// Migration 0016: compact schedule revisions. A revision row no longer stores what can be derived: the
+// Migration 0016: compact storage and counted schedules. A revision row no longer stores what can be derived: the
 // content of the schedule's current version (NULL: read from the schedule row; written out when a put
 // replaces that version or a delete removes the row) and a creation's diff (NULL: every field from nothing,
 // recomputed from the content). SQLite cannot drop NOT NULL in place, so the table is rebuilt (rows, sequence
-// and index kept), then the derivable parts of existing rows are cleared. Append-only: once released, this
-// text never changes.
+// and index kept), then the derivable parts of existing rows are cleared. Schedules are counted by tenant and
+// state in schedule_counts, kept by triggers on every insert, delete and change of state, so the stats and
+// the quota read a few rows instead of counting the schedules. Append-only: once released, this text never
+// changes.
 
-export const name = 'compact-revisions';
+export const name = 'compact-storage';
 
 export const sql = `
 CREATE TABLE schedule_revisions_compact (
@@ -40,4 +42,31 @@ DROP TABLE schedule_revisions;
 ALTER TABLE schedule_revisions_compact RENAME TO schedule_revisions;
 
 CREATE INDEX schedule_revisions_key ON schedule_revisions (tenant_id, key, seq);
+
+-- Schedules by tenant and state: what stats() and countSchedules() read (never a count of schedules).
+CREATE TABLE schedule_counts (
+  tenant_id  TEXT    NOT NULL,
+  state      TEXT    NOT NULL,
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, state)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO schedule_counts (tenant_id, state, n)
+  SELECT tenant_id, state, COUNT(*) FROM schedules GROUP BY tenant_id, state;
+
+CREATE TRIGGER schedules_count_insert AFTER INSERT ON schedules BEGIN
+  INSERT INTO schedule_counts (tenant_id, state, n) VALUES (NEW.tenant_id, NEW.state, 1)
+    ON CONFLICT (tenant_id, state) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER schedules_count_delete AFTER DELETE ON schedules BEGIN
+  UPDATE schedule_counts SET n = n - 1 WHERE tenant_id = OLD.tenant_id AND state = OLD.state;
+END;
+
+CREATE TRIGGER schedules_count_state AFTER UPDATE OF tenant_id, state ON schedules
+  WHEN OLD.state IS NOT NEW.state OR OLD.tenant_id IS NOT NEW.tenant_id BEGIN
+  UPDATE schedule_counts SET n = n - 1 WHERE tenant_id = OLD.tenant_id AND state = OLD.state;
+  INSERT INTO schedule_counts (tenant_id, state, n) VALUES (NEW.tenant_id, NEW.state, 1)
+    ON CONFLICT (tenant_id, state) DO UPDATE SET n = n + 1;
+END;
 `;
