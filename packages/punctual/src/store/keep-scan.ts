@@ -31,9 +31,18 @@ export class KeepScan {
     this.#from = to;
   }
 
-  /** The schedules of a batch, once each, in the order they first appear. */
-  static schedules(batch: readonly FinishedRef[]): string[] {
-    return [...new Set(batch.map((r) => r.scheduleId))];
+  /**
+   * The schedules of a batch to trim, once each, in the order they first appear, less those in `seen` (a
+   * trim looks at all of a schedule's final runs, so one per prune call is enough); adds them to `seen`.
+   */
+  static schedules(batch: readonly FinishedRef[], seen: Set<string>): string[] {
+    const out: string[] = [];
+    for (const r of batch) {
+      if (seen.has(r.scheduleId)) continue;
+      seen.add(r.scheduleId);
+      out.push(r.scheduleId);
+    }
+    return out;
   }
 
   /**

@@ -39,7 +39,10 @@ const OLD_REVISIONS: [string, number, string, string, object, ScheduleDraft][] =
 ];
 
 /** What both stores must read back, and which raw parts are left stored (diff, content). */
-async function check(store: Store & TenantStore, raw: () => Promise<[string, number, string, boolean, boolean][]>) {
+async function check(
+  store: Store & TenantStore,
+  raw: () => Promise<[string, number, string, boolean, boolean][]>,
+) {
   expect((await store.getSchedule(TENANT, 'report'))?.policies).toEqual(v1.policies);
   // The counters start from the schedules already there.
   expect((await store.stats!(T0)).schedulesByState).toEqual({ active: 1, paused: 0, completed: 0 });

@@ -151,6 +151,13 @@ export async function takeNotFired(db: PgDb, now: number, graceMs: number, limit
   return rows.map(toRun).sort((a, b) => a.dueAt - b.dueAt || Number(a.id) - Number(b.id));
 }
 
+/** Final runs in these states finished before $1, oldest first: a runs_finished range (set exactly when final). */
+export function oldFinalSql(s: string): string {
+  return `SELECT id FROM ${s}.runs
+           WHERE finished_at IS NOT NULL AND finished_at < $1 AND state = ANY($2::text[])
+           ORDER BY finished_at LIMIT $3`;
+}
+
 /** The keep-per-schedule scan (store/keep-scan.ts): runs finished since the mark, a runs_finished range. */
 export function finishedSinceSql(s: string): string {
   return `SELECT schedule_id, finished_at FROM ${s}.runs
@@ -192,14 +199,12 @@ async function pruneIn(db: PgDb, req: PruneRequest, scan: KeepScan, start: numbe
     const take = (rows: { id: number | string }[]): void => {
       for (const r of rows) if (ids.size < req.limit) ids.add(String(r.id));
     };
-    // runs_finished range: finished_at is set exactly when a run is final.
-    const old = `SELECT id FROM ${db.s}.runs
-                  WHERE finished_at IS NOT NULL AND finished_at < $1 AND state = ANY($2::text[])
-                  ORDER BY finished_at LIMIT $3`;
+    const old = oldFinalSql(db.s);
     take((await c.query<{ id: number }>(old, [req.now - req.retentionMs, KEPT_LONG, req.limit])).rows);
     take((await c.query<{ id: number }>(old, [req.now - req.failedRetentionMs, FAILED, req.limit])).rows);
     if (Number.isFinite(req.keepPerSchedule)) {
       const keep = Math.max(0, Math.floor(req.keepPerSchedule));
+      const seen = new Set<string>();
       for (let read = 0; ids.size < req.limit && read < KEEP_SCAN_BUDGET;) {
         const { rows: found } = await c.query<{ schedule_id: string; finished_at: string }>(
           finishedSinceSql(db.s),
@@ -210,7 +215,7 @@ async function pruneIn(db: PgDb, req: PruneRequest, scan: KeepScan, start: numbe
           finishedAt: Number(r.finished_at),
         }));
         read += batch.length;
-        const schedules = KeepScan.schedules(batch);
+        const schedules = KeepScan.schedules(batch, seen);
         if (schedules.length > 0)
           take(
             (await c.query<{ id: string }>(beyondKeepSql(db.s), [schedules, keep, req.limit - ids.size]))

@@ -40,7 +40,7 @@ const MARK_REPORTED = `
   UPDATE runs SET not_fired_reported = 1 WHERE id = ? AND state = 'scheduled' RETURNING *`;
 
 // runs_finished range. finished_at is set exactly when a run is final, so these are final runs.
-const OLD_FINAL = `
+export const OLD_FINAL = `
   SELECT id FROM runs
   WHERE finished_at IS NOT NULL AND finished_at < ? AND state IN (SELECT value FROM json_each(?))
   ORDER BY finished_at LIMIT ?`;
@@ -77,7 +77,7 @@ export const STATS_SCHEDULES = 'SELECT state, SUM(n) AS n FROM schedule_counts G
 // Attempts go with their run (ON DELETE CASCADE).
 const DELETE_RUNS = 'DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))';
 
-const KEPT_LONG = JSON.stringify(['succeeded', 'skipped', 'cancelled']);
+export const KEPT_LONG = JSON.stringify(['succeeded', 'skipped', 'cancelled']);
 const FAILED = JSON.stringify(['dead', 'expired']);
 
 export function getRun(
@@ -199,6 +199,7 @@ function pruneIn(sql: SqliteDatabase, req: PruneRequest, scan: KeepScan): number
     take(sql.pluck(OLD_FINAL).all(req.now - req.failedRetentionMs, FAILED, req.limit) as number[]);
     if (Number.isFinite(req.keepPerSchedule)) {
       const keep = Math.max(0, Math.floor(req.keepPerSchedule));
+      const seen = new Set<string>();
       for (let read = 0; ids.size < req.limit && read < KEEP_SCAN_BUDGET;) {
         const batch = (
           sql.stmt(FINISHED_SINCE).all(scan.from, KEEP_SCAN_BATCH) as {
@@ -207,7 +208,7 @@ function pruneIn(sql: SqliteDatabase, req: PruneRequest, scan: KeepScan): number
           }[]
         ).map((r) => ({ scheduleId: String(r.schedule_id), finishedAt: r.finished_at }));
         read += batch.length;
-        for (const id of KeepScan.schedules(batch)) {
+        for (const id of KeepScan.schedules(batch, seen)) {
           take(sql.pluck(BEYOND_KEEP).all(Number(id), req.limit - ids.size, keep) as number[]);
           if (ids.size >= req.limit) break;
         }

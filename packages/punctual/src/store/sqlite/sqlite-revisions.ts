@@ -108,9 +108,7 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
  * that derived it from the schedule row; the caller is inside that write's transaction.
  */
 export function keepRevisionContent(sql: SqliteDatabase, s: Schedule): void {
-  sql
-    .stmt(KEEP_CONTENT)
-    .run({ tenantId: s.tenantId, key: s.key, id: Number(s.id), content: contentJson(s) });
+  sql.stmt(KEEP_CONTENT).run({ tenantId: s.tenantId, key: s.key, id: Number(s.id), content: contentJson(s) });
 }
 
 export function listScheduleRevisions(sql: SqliteDatabase, q: RevisionQuery): Page<ScheduleRevision> {
