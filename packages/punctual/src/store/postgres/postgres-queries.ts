@@ -4,6 +4,7 @@
 
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
+import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { PgDb } from './postgres-database.js';
 import {
   decodeCursor,
@@ -150,29 +151,79 @@ export async function takeNotFired(db: PgDb, now: number, graceMs: number, limit
   return rows.map(toRun).sort((a, b) => a.dueAt - b.dueAt || Number(a.id) - Number(b.id));
 }
 
-export async function pruneHistory(db: PgDb, req: PruneRequest): Promise<number> {
+/** Final runs in these states finished before $1, oldest first: a runs_finished range (set exactly when final). */
+export function oldFinalSql(s: string): string {
+  return `SELECT id FROM ${s}.runs
+           WHERE finished_at IS NOT NULL AND finished_at < $1 AND state = ANY($2::text[])
+           ORDER BY finished_at LIMIT $3`;
+}
+
+/** The keep-per-schedule scan (store/keep-scan.ts): runs finished since the mark, a runs_finished range. */
+export function finishedSinceSql(s: string): string {
+  return `SELECT schedule_id, finished_at FROM ${s}.runs
+           WHERE finished_at IS NOT NULL AND finished_at >= $1 ORDER BY finished_at LIMIT $2`;
+}
+
+/**
+ * The final runs of these schedules beyond the newest `keep` of each ($2), at most $3: one
+ * runs_schedule_finished range per schedule, newest first.
+ */
+export function beyondKeepSql(s: string): string {
+  return `SELECT b.id FROM unnest($1::bigint[]) AS k(schedule_id)
+            CROSS JOIN LATERAL (
+              SELECT r.id FROM ${s}.runs AS r
+               WHERE r.schedule_id = k.schedule_id AND r.finished_at IS NOT NULL
+               ORDER BY r.finished_at DESC, r.id DESC OFFSET $2) AS b
+           LIMIT $3`;
+}
+
+/**
+ * Deletes at most `limit` final runs: past their retention (runs_finished ranges), then beyond the newest
+ * `keepPerSchedule` of the schedules whose runs finished since the scan's mark (store/keep-scan.ts).
+ */
+export async function pruneHistory(db: PgDb, req: PruneRequest, scan: KeepScan): Promise<number> {
   if (req.limit <= 0) return 0;
+  const start = scan.from;
+  try {
+    return await pruneIn(db, req, scan, start);
+  } catch (err) {
+    scan.rewind(start);
+    throw err;
+  }
+}
+
+async function pruneIn(db: PgDb, req: PruneRequest, scan: KeepScan, start: number): Promise<number> {
   return db.tx(async (c) => {
+    scan.rewind(start); // a retried transaction starts over from the same mark
     const ids = new Set<string>();
     const take = (rows: { id: number | string }[]): void => {
       for (const r of rows) if (ids.size < req.limit) ids.add(String(r.id));
     };
-    // runs_finished range: finished_at is set exactly when a run is final.
-    const old = `SELECT id FROM ${db.s}.runs
-                  WHERE finished_at IS NOT NULL AND finished_at < $1 AND state = ANY($2::text[])
-                  ORDER BY finished_at LIMIT $3`;
+    const old = oldFinalSql(db.s);
     take((await c.query<{ id: number }>(old, [req.now - req.retentionMs, KEPT_LONG, req.limit])).rows);
     take((await c.query<{ id: number }>(old, [req.now - req.failedRetentionMs, FAILED, req.limit])).rows);
-    if (ids.size < req.limit && Number.isFinite(req.keepPerSchedule)) {
-      // Walks runs_schedule_finished: every final run beyond the newest `keep` of its schedule.
-      const { rows } = await c.query<{ id: number }>(
-        `SELECT id FROM (
-           SELECT id, row_number() OVER (PARTITION BY schedule_id ORDER BY finished_at DESC, id DESC) AS n
-             FROM ${db.s}.runs WHERE finished_at IS NOT NULL) AS ranked
-          WHERE n > $1 LIMIT $2`,
-        [Math.max(0, Math.floor(req.keepPerSchedule)), req.limit],
-      );
-      take(rows);
+    if (Number.isFinite(req.keepPerSchedule)) {
+      const keep = Math.max(0, Math.floor(req.keepPerSchedule));
+      const seen = new Set<string>();
+      for (let read = 0; ids.size < req.limit && read < KEEP_SCAN_BUDGET;) {
+        const { rows: found } = await c.query<{ schedule_id: string; finished_at: string }>(
+          finishedSinceSql(db.s),
+          [scan.from, KEEP_SCAN_BATCH],
+        );
+        const batch = found.map((r) => ({
+          scheduleId: String(r.schedule_id),
+          finishedAt: Number(r.finished_at),
+        }));
+        read += batch.length;
+        const schedules = KeepScan.schedules(batch, seen);
+        if (schedules.length > 0)
+          take(
+            (await c.query<{ id: string }>(beyondKeepSql(db.s), [schedules, keep, req.limit - ids.size]))
+              .rows,
+          );
+        // The mark moves only past a batch whose schedules were all trimmed.
+        if (ids.size >= req.limit || scan.advance(batch, KEEP_SCAN_BATCH, req.now)) break;
+      }
     }
     if (ids.size === 0) return 0;
     // Attempts go with their run (ON DELETE CASCADE).
@@ -181,14 +232,17 @@ export async function pruneHistory(db: PgDb, req: PruneRequest): Promise<number>
   });
 }
 
-/** Counts for metrics, each from an index: runs_due, runs_lease, schedules_state (never a scan of runs). */
+/**
+ * Counts for metrics, each from an index or a counter: runs_due, runs_lease (never a scan of runs), and
+ * schedule_counts (kept by triggers, migration 17; never a count of schedules).
+ */
 export function statsSql(s: string): string {
   return `
     SELECT (SELECT count(*) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS due,
            (SELECT min(due_at) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS oldest,
            (SELECT count(*) FROM ${s}.runs WHERE state = 'running') AS running,
            (SELECT coalesce(jsonb_object_agg(state, n), '{}'::jsonb)
-              FROM (SELECT state, count(*) AS n FROM ${s}.schedules GROUP BY state) AS c) AS by_state`;
+              FROM (SELECT state, sum(n)::int AS n FROM ${s}.schedule_counts GROUP BY state) AS c) AS by_state`;
 }
 
 export async function stats(db: PgDb, now: number): Promise<StoreStats> {

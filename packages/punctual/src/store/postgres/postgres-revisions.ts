@@ -1,13 +1,17 @@
 // Schedule revisions in the PostgreSQL store: the insert a schedule write makes inside its own transaction
-// (with the retention bound applied there), and the reads of a key's revisions. It must never read a clock
-// and never write a revision outside the transaction of the schedule write it records.
+// (with the retention bound applied there), the write-out of the current version's content before a put
+// replaces it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions (one
+// statement each, so a NULL content and the schedule row it derives from are read together). It must never
+// read a clock and never write a revision outside the transaction of the schedule write it records.
 
 import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
+import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { decodeCursor, encodeCursor } from './postgres-rows.js';
+import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './postgres-rows.js';
 
 type Int8 = string | number;
 
@@ -22,11 +26,21 @@ interface RevisionRow {
   change: string;
   from_version: number | null;
   state: string;
-  diff: ScheduleRevision['diff'];
-  content: ScheduleRevision['content'];
+  diff: ScheduleRevision['diff'] | null;
+  content: ScheduleRevision['content'] | null;
+  /** The schedule row (as JSON) when the content is NULL and the schedule is at the revision's version. */
+  current: ScheduleRow | null;
 }
 
+// A revision with the schedule row its NULL content derives from (schedules_pkey), in one statement.
+const SELECT = (s: string) => `
+  SELECT r.*, to_jsonb(c.*) AS current
+    FROM ${s}.schedule_revisions AS r
+    LEFT JOIN ${s}.schedules AS c ON r.content IS NULL AND c.id = r.schedule_id AND c.version = r.version`;
+
 function toRevision(r: RevisionRow): ScheduleRevision {
+  const current: Schedule | undefined = r.current === null ? undefined : toSchedule(r.current);
+  const { diff, content } = restoreRevision({ diff: r.diff, content: r.content, current }, r);
   return {
     seq: Number(r.seq),
     scheduleId: String(r.schedule_id),
@@ -38,8 +52,8 @@ function toRevision(r: RevisionRow): ScheduleRevision {
     change: r.change as ScheduleRevision['change'],
     fromVersion: r.from_version,
     state: r.state as ScheduleRevision['state'],
-    diff: r.diff,
-    content: r.content,
+    diff,
+    content,
   };
 }
 
@@ -68,8 +82,8 @@ export async function insertRevisions(
       rs.map((r) => r.change),
       rs.map((r) => r.fromVersion),
       rs.map((r) => r.state),
-      rs.map((r) => JSON.stringify(r.diff)),
-      rs.map((r) => JSON.stringify(r.content)),
+      rs.map(storedDiff),
+      rs.map(storedContent),
     ],
   );
   await c.query(
@@ -83,13 +97,26 @@ export async function insertRevisions(
   );
 }
 
+/**
+ * Writes the content of `s` (the version a put is about to replace or a delete to remove) into the revisions
+ * that derived it from the schedule row (schedule_revisions_key); the caller is inside that write's
+ * transaction.
+ */
+export async function keepRevisionContent(db: PgDb, c: PgQueryable, s: Schedule): Promise<void> {
+  await c.query(
+    `UPDATE ${db.s}.schedule_revisions SET content = $4::jsonb
+      WHERE tenant_id = $1 AND key = $2 AND content IS NULL AND schedule_id = $3`,
+    [s.tenantId, s.key, s.id, contentJson(s)],
+  );
+}
+
 export async function listScheduleRevisions(db: PgDb, q: RevisionQuery): Promise<Page<ScheduleRevision>> {
   const limit = Math.max(1, q.limit);
   const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
   const rows = await db.query<RevisionRow>(
-    `SELECT * FROM ${db.s}.schedule_revisions
-      WHERE tenant_id = $1 AND key = $2 AND ($3::bigint IS NULL OR seq < $3::bigint)
-      ORDER BY seq DESC LIMIT $4`,
+    `${SELECT(db.s)}
+      WHERE r.tenant_id = $1 AND r.key = $2 AND ($3::bigint IS NULL OR r.seq < $3::bigint)
+      ORDER BY r.seq DESC LIMIT $4`,
     [q.tenantId, q.key, before, limit + 1],
   );
   const items = rows.slice(0, limit).map(toRevision);
@@ -106,8 +133,8 @@ export async function getScheduleRevision(
   version: number,
 ): Promise<ScheduleRevision | undefined> {
   const rows = await db.query<RevisionRow>(
-    `SELECT * FROM ${db.s}.schedule_revisions WHERE tenant_id = $1 AND key = $2 AND version = $3
-      ORDER BY seq DESC LIMIT 1`,
+    `${SELECT(db.s)} WHERE r.tenant_id = $1 AND r.key = $2 AND r.version = $3
+      ORDER BY r.seq DESC LIMIT 1`,
     [tenantId, key, version],
   );
   return rows[0] === undefined ? undefined : toRevision(rows[0]);

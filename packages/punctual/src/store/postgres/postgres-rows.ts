@@ -5,7 +5,7 @@
 import { PunctualError } from '../../errors.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
-import type { Policies } from '../../domain/policies.js';
+import { expandPolicies } from '../stored-policies.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
@@ -29,7 +29,7 @@ export interface ScheduleRow {
   target: Target;
   target_kind: string;
   payload: Json | null;
-  policies: Policies;
+  policies: unknown; // compact (store/stored-policies.ts) or, in older rows, written out in full
   overlap: string;
   start_at: Int8 | null;
   end_at: Int8 | null;
@@ -213,7 +213,7 @@ export function draftOf(row: ScheduleRow): ScheduleDraft {
     tz: row.tz,
     target: row.target,
     payload: row.payload,
-    policies: row.policies,
+    policies: expandPolicies(row.policies),
     startAt: numOrNull(row.start_at),
     endAt: numOrNull(row.end_at),
     maxRuns: row.max_runs,

@@ -25,10 +25,10 @@ import {
   type ScheduleRow,
 } from './postgres-rows.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
-import { diffSchedules } from '../../domain/schedule-diff.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
-import { contentOf as contentOfDraft, putRevision, stateRevision } from '../revision-record.js';
-import { insertRevisions } from './postgres-revisions.js';
+import { putRevision, stateRevision } from '../revision-record.js';
+import { compactPolicies } from '../stored-policies.js';
+import { insertRevisions, keepRevisionContent } from './postgres-revisions.js';
 import { dropOverrides } from './postgres-overrides.js';
 
 /** `expected` null: the put expected no schedule with the key (expectAbsent). */
@@ -112,7 +112,7 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
     JSON.stringify(d.target),
     targetKind(d.target),
     jsonParam(d.payload),
-    JSON.stringify(d.policies),
+    JSON.stringify(compactPolicies(d.policies)),
     d.policies.overlap,
     d.startAt,
     d.endAt,
@@ -128,17 +128,17 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
 
 /**
  * The insert of new schedules from arrays (21 of them, one element per schedule), ids in the given order,
- * with their `created` revisions (6 more arrays) written by the same statement.
+ * with their `created` revisions (5 more arrays) written by the same statement. The revisions store neither
+ * diff nor content: both derive from the schedule row while it is at version 1 (store/stored-revision.ts).
  */
 function insertSchedulesSql(s: string): string {
   return `WITH ins AS (${insertOnlySql(s)}),
      rev AS (INSERT INTO ${s}.schedule_revisions (tenant_id, key, schedule_id, version, at, actor, change,
                from_version, state, diff, content)
              SELECT ins.tenant_id, ins.key, ins.id, ins.version, ins.created_at, r.actor, r.change,
-                    r.from_version, ins.state, r.diff, r.content
-               FROM ins JOIN unnest($23::text[], $24::text[], $25::text[], $26::text[], $27::int[],
-                                    $28::jsonb[], $29::jsonb[])
-                          AS r(tenant_id, key, actor, change, from_version, diff, content)
+                    r.from_version, ins.state, NULL::jsonb, NULL::jsonb
+               FROM ins JOIN unnest($23::text[], $24::text[], $25::text[], $26::text[], $27::int[])
+                          AS r(tenant_id, key, actor, change, from_version)
                  ON r.tenant_id = ins.tenant_id AND r.key = ins.key)
      SELECT * FROM ins`;
 }
@@ -188,8 +188,6 @@ async function insertSchedules(
       reqs.map((r) => r.revision?.actor ?? null),
       reqs.map((r) => (r.revision?.fromVersion !== undefined ? 'rolledBack' : 'created')),
       reqs.map((r) => r.revision?.fromVersion ?? null),
-      reqs.map((r) => JSON.stringify(diffSchedules(null, r.draft))),
-      reqs.map((r) => JSON.stringify(contentOfDraft(r.draft))),
     ]),
   );
   if (rows.length < reqs.length) throw new RetryTransaction();
@@ -231,6 +229,7 @@ async function changeIn(
   if (sameDraft(draftOf(current), d)) {
     return { schedule: toSchedule(current), created: false, changed: false, transitions: [] };
   }
+  await keepRevisionContent(db, c, toSchedule(current));
   const { rows } = await c.query<ScheduleRow>(
     `UPDATE ${db.s}.schedules
         SET spec = $2, spec_kind = $3, tz = $4, target = $5::jsonb, target_kind = $6, payload = $7::jsonb,
@@ -313,6 +312,7 @@ export async function deleteSchedule(
       [tenantId, key],
     );
     if (rows[0] === undefined) return { deleted: false, transitions: [] };
+    await keepRevisionContent(db, c, toSchedule(rows[0]));
     const transitions = await cancelScheduledRuns(db, c, String(rows[0].id), 'deleted', now);
     await insertRevisions(db, c, [stateRevision(toSchedule(rows[0]), 'deleted', note?.actor, now)]);
     return { deleted: true, transitions };

@@ -5,6 +5,7 @@
 // interpolates a value into SQL, and never lets a connection error crash the process.
 
 import { PunctualError } from '../../errors.js';
+import { KeepScan } from '../keep-scan.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
@@ -120,6 +121,8 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
   #db: Promise<PgDb> | undefined;
   #wakeups: Wakeups | undefined;
   #closed = false;
+  /** Where the keep-per-schedule prune reads next (store/keep-scan.ts). */
+  readonly #keepScan = new KeepScan();
   /** The schema was seen migrated (by this store's migrate() or a check): data operations may run. */
   #migrated = false;
 
@@ -399,7 +402,7 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
   }
 
   async pruneHistory(req: PruneRequest): Promise<number> {
-    return pruneHistory(await this.#conn(), req);
+    return pruneHistory(await this.#conn(), req, this.#keepScan);
   }
 
   /** Signals every instance on this schema (NOTIFY, after the operation committed); a latency hint only. */

@@ -147,10 +147,10 @@ export async function touchApiKey(db: PgDb, keyId: string, now: number): Promise
   );
 }
 
-/** The (tenant_id, key) unique index, index-only. */
+/** schedule_counts (kept by triggers, migration 17): the tenant's few rows, never the schedules. */
 export async function countSchedules(db: PgDb, tenantId: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT count(*) AS n FROM ${db.s}.schedules WHERE tenant_id = $1`,
+    `SELECT coalesce(sum(n), 0)::int AS n FROM ${db.s}.schedule_counts WHERE tenant_id = $1`,
     [tenantId],
   );
   return rows[0]?.n ?? 0;

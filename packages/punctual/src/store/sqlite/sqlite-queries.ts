@@ -4,6 +4,7 @@
 
 import type { Attempt, Run } from '../../domain/run.js';
 import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
+import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { PRIORITY_LEVELS } from './sqlite-claim.js';
 import {
@@ -39,17 +40,20 @@ const MARK_REPORTED = `
   UPDATE runs SET not_fired_reported = 1 WHERE id = ? AND state = 'scheduled' RETURNING *`;
 
 // runs_finished range. finished_at is set exactly when a run is final, so these are final runs.
-const OLD_FINAL = `
+export const OLD_FINAL = `
   SELECT id FROM runs
   WHERE finished_at IS NOT NULL AND finished_at < ? AND state IN (SELECT value FROM json_each(?))
   ORDER BY finished_at LIMIT ?`;
 
-// Walks runs_schedule_finished: every final run beyond the newest `keep` of its schedule.
-const BEYOND_KEEP = `
-  SELECT id FROM (
-    SELECT id, row_number() OVER (PARTITION BY schedule_id ORDER BY finished_at DESC, id DESC) AS n
-    FROM runs WHERE finished_at IS NOT NULL)
-  WHERE n > ? LIMIT ?`;
+// The keep-per-schedule scan (store/keep-scan.ts): runs finished since the mark, a runs_finished range.
+export const FINISHED_SINCE = `
+  SELECT schedule_id, finished_at FROM runs INDEXED BY runs_finished
+  WHERE finished_at IS NOT NULL AND finished_at >= ? ORDER BY finished_at LIMIT ?`;
+
+// One schedule's final runs beyond the newest `keep`: a runs_schedule_finished range, newest first.
+export const BEYOND_KEEP = `
+  SELECT id FROM runs
+  WHERE schedule_id = ? AND finished_at IS NOT NULL ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?`;
 
 // Due runs: one runs_claim range (priority = ?, due_at <= now) per priority level, counted from the index.
 export const STATS_DUE = `
@@ -67,13 +71,13 @@ export const STATS_DUE = `
 // runs_lease holds running runs only: its whole (small) extent is the count.
 export const STATS_RUNNING = "SELECT COUNT(*) FROM runs WHERE state = 'running'";
 
-// schedules_state, covering.
-export const STATS_SCHEDULES = 'SELECT state, COUNT(*) AS n FROM schedules GROUP BY state';
+// schedule_counts (kept by triggers, migration 0016): a few rows per tenant, never the schedules.
+export const STATS_SCHEDULES = 'SELECT state, SUM(n) AS n FROM schedule_counts GROUP BY state';
 
 // Attempts go with their run (ON DELETE CASCADE).
 const DELETE_RUNS = 'DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))';
 
-const KEPT_LONG = JSON.stringify(['succeeded', 'skipped', 'cancelled']);
+export const KEPT_LONG = JSON.stringify(['succeeded', 'skipped', 'cancelled']);
 const FAILED = JSON.stringify(['dead', 'expired']);
 
 export function getRun(
@@ -170,8 +174,22 @@ export function takeNotFired(sql: SqliteDatabase, now: number, graceMs: number, 
   });
 }
 
-export function pruneHistory(sql: SqliteDatabase, req: PruneRequest): number {
+/**
+ * Deletes at most `limit` final runs: past their retention (runs_finished ranges), then beyond the newest
+ * `keepPerSchedule` of the schedules whose runs finished since the scan's mark (store/keep-scan.ts).
+ */
+export function pruneHistory(sql: SqliteDatabase, req: PruneRequest, scan: KeepScan): number {
   if (req.limit <= 0) return 0;
+  const start = scan.from;
+  try {
+    return pruneIn(sql, req, scan);
+  } catch (err) {
+    scan.rewind(start); // the transaction that moved the mark did not commit
+    throw err;
+  }
+}
+
+function pruneIn(sql: SqliteDatabase, req: PruneRequest, scan: KeepScan): number {
   return sql.write(() => {
     const ids = new Set<number>();
     const take = (found: number[]): void => {
@@ -179,8 +197,24 @@ export function pruneHistory(sql: SqliteDatabase, req: PruneRequest): number {
     };
     take(sql.pluck(OLD_FINAL).all(req.now - req.retentionMs, KEPT_LONG, req.limit) as number[]);
     take(sql.pluck(OLD_FINAL).all(req.now - req.failedRetentionMs, FAILED, req.limit) as number[]);
-    if (ids.size < req.limit && Number.isFinite(req.keepPerSchedule)) {
-      take(sql.pluck(BEYOND_KEEP).all(Math.max(0, req.keepPerSchedule), req.limit) as number[]);
+    if (Number.isFinite(req.keepPerSchedule)) {
+      const keep = Math.max(0, Math.floor(req.keepPerSchedule));
+      const seen = new Set<string>();
+      for (let read = 0; ids.size < req.limit && read < KEEP_SCAN_BUDGET;) {
+        const batch = (
+          sql.stmt(FINISHED_SINCE).all(scan.from, KEEP_SCAN_BATCH) as {
+            schedule_id: number;
+            finished_at: number;
+          }[]
+        ).map((r) => ({ scheduleId: String(r.schedule_id), finishedAt: r.finished_at }));
+        read += batch.length;
+        for (const id of KeepScan.schedules(batch, seen)) {
+          take(sql.pluck(BEYOND_KEEP).all(Number(id), req.limit - ids.size, keep) as number[]);
+          if (ids.size >= req.limit) break;
+        }
+        // The mark moves only past a batch whose schedules were all trimmed.
+        if (ids.size >= req.limit || scan.advance(batch, KEEP_SCAN_BATCH, req.now)) break;
+      }
     }
     if (ids.size === 0) return 0;
     return sql.stmt(DELETE_RUNS).run(JSON.stringify([...ids])).changes;

@@ -1,12 +1,15 @@
 // Schedule revisions in the SQLite store: the insert a schedule write makes inside its own transaction (with
-// the retention bound applied there), and the reads of a key's revisions. It must never read a clock and
-// never write a revision outside the transaction of the schedule write it records.
+// the retention bound applied there), the write-out of the current version's content before a put replaces
+// it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions. It must never
+// read a clock and never write a revision outside the transaction of the schedule write it records.
 
 import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
+import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor } from './sqlite-rows.js';
+import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 
 interface RevisionRow {
   seq: number;
@@ -19,8 +22,8 @@ interface RevisionRow {
   change: string;
   from_version: number | null;
   state: string;
-  diff: string;
-  content: string;
+  diff: string | null;
+  content: string | null;
 }
 
 const INSERT = `
@@ -34,10 +37,38 @@ const PRUNE = `
     SELECT seq FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key
     ORDER BY seq DESC LIMIT 1 OFFSET @kept)`;
 
+// The revisions of the schedule's current version keep NULL content: written out before it changes.
+const KEEP_CONTENT = `
+  UPDATE schedule_revisions SET content = @content
+  WHERE tenant_id = @tenantId AND key = @key AND content IS NULL AND schedule_id = @id`;
+
+// The schedule a NULL content derives from, when it is still at the revision's version.
+const CURRENT = 'SELECT * FROM schedules WHERE id = ? AND version = ?';
+
 const GET = `
   SELECT * FROM schedule_revisions WHERE tenant_id = ? AND key = ? AND version = ? ORDER BY seq DESC LIMIT 1`;
 
-function toRevision(r: RevisionRow): ScheduleRevision {
+/** Decodes rows inside the read that fetched them (NULL content comes from the schedule row). */
+function toRevisions(sql: SqliteDatabase, rows: RevisionRow[]): ScheduleRevision[] {
+  return rows.map((r) => {
+    let current: Schedule | undefined;
+    if (r.content === null) {
+      const row = sql.stmt(CURRENT).get(r.schedule_id, r.version) as ScheduleRow | undefined;
+      current = row === undefined ? undefined : toSchedule(row);
+    }
+    return toRevision(r, current);
+  });
+}
+
+function toRevision(r: RevisionRow, current: Schedule | undefined): ScheduleRevision {
+  const { diff, content } = restoreRevision(
+    {
+      diff: r.diff === null ? null : (JSON.parse(r.diff) as ScheduleRevision['diff']),
+      content: r.content === null ? null : (JSON.parse(r.content) as ScheduleRevision['content']),
+      current,
+    },
+    r,
+  );
   return {
     seq: r.seq,
     scheduleId: String(r.schedule_id),
@@ -49,8 +80,8 @@ function toRevision(r: RevisionRow): ScheduleRevision {
     change: r.change as ScheduleRevision['change'],
     fromVersion: r.from_version,
     state: r.state as ScheduleRevision['state'],
-    diff: JSON.parse(r.diff) as ScheduleRevision['diff'],
-    content: JSON.parse(r.content) as ScheduleRevision['content'],
+    diff,
+    content,
   };
 }
 
@@ -66,25 +97,33 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
     change: r.change,
     fromVersion: r.fromVersion,
     state: r.state,
-    diff: JSON.stringify(r.diff),
-    content: JSON.stringify(r.content),
+    diff: storedDiff(r),
+    content: storedContent(r),
   });
   sql.stmt(PRUNE).run({ tenantId: r.tenantId, key: r.key, kept: REVISIONS_KEPT });
+}
+
+/**
+ * Writes the content of `s` (the version a put is about to replace or a delete to remove) into the revisions
+ * that derived it from the schedule row; the caller is inside that write's transaction.
+ */
+export function keepRevisionContent(sql: SqliteDatabase, s: Schedule): void {
+  sql.stmt(KEEP_CONTENT).run({ tenantId: s.tenantId, key: s.key, id: Number(s.id), content: contentJson(s) });
 }
 
 export function listScheduleRevisions(sql: SqliteDatabase, q: RevisionQuery): Page<ScheduleRevision> {
   const limit = Math.max(1, q.limit);
   const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
-  const rows = sql.read(() =>
-    sql
+  const { rows, items } = sql.read(() => {
+    const rows = sql
       .stmt(
         `SELECT * FROM schedule_revisions
           WHERE tenant_id = @tenantId AND key = @key AND (@before IS NULL OR seq < @before)
           ORDER BY seq DESC LIMIT @limit`,
       )
-      .all({ tenantId: q.tenantId, key: q.key, before, limit: limit + 1 }),
-  ) as RevisionRow[];
-  const items = rows.slice(0, limit).map(toRevision);
+      .all({ tenantId: q.tenantId, key: q.key, before, limit: limit + 1 }) as RevisionRow[];
+    return { rows, items: toRevisions(sql, rows.slice(0, limit)) };
+  });
   const last = items[items.length - 1];
   return rows.length > limit && last !== undefined
     ? { items, nextCursor: encodeCursor([last.seq]) }
@@ -97,6 +136,8 @@ export function getScheduleRevision(
   key: string,
   version: number,
 ): ScheduleRevision | undefined {
-  const row = sql.read(() => sql.stmt(GET).get(tenantId, key, version)) as RevisionRow | undefined;
-  return row === undefined ? undefined : toRevision(row);
+  return sql.read(() => {
+    const row = sql.stmt(GET).get(tenantId, key, version) as RevisionRow | undefined;
+    return row === undefined ? undefined : toRevisions(sql, [row])[0];
+  });
 }

@@ -5,7 +5,7 @@
 import { PunctualError } from '../../errors.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
-import type { Policies } from '../../domain/policies.js';
+import { expandPolicies } from '../stored-policies.js';
 import type { Schedule, ScheduleState } from '../../domain/schedule.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
@@ -143,7 +143,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     tz: r.tz,
     target: JSON.parse(r.target) as Target,
     payload: fromJson<Json>(r.payload),
-    policies: JSON.parse(r.policies) as Policies,
+    policies: expandPolicies(JSON.parse(r.policies)),
     startAt: r.start_at,
     endAt: r.end_at,
     maxRuns: r.max_runs,

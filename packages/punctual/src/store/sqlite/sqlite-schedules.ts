@@ -20,7 +20,8 @@ import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleR
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
-import { insertRevision } from './sqlite-revisions.js';
+import { insertRevision, keepRevisionContent } from './sqlite-revisions.js';
+import { compactPolicies } from '../stored-policies.js';
 import { dropOverrides } from './sqlite-overrides.js';
 
 const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
@@ -92,7 +93,7 @@ function draftParams(d: ScheduleDraft): Record<string, unknown> {
     targetKind: targetKind(d.target),
     target: JSON.stringify(d.target),
     payload: toJson(d.payload),
-    policies: JSON.stringify(d.policies),
+    policies: JSON.stringify(compactPolicies(d.policies)),
     overlap: d.policies.overlap,
     startAt: d.startAt,
     endAt: d.endAt,
@@ -133,6 +134,7 @@ export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutSc
     }
     const current = toSchedule(row);
     if (sameDraft(current, d)) return { schedule: current, created: false, changed: false, transitions: [] };
+    keepRevisionContent(sql, current);
     const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
     const transitions = cancelPending(sql, row.id, 'updated', req.now);
     if (req.dropOverrides !== undefined) dropOverrides(sql, row.id, req.dropOverrides);
@@ -208,6 +210,7 @@ export function deleteSchedule(
   return sql.write(() => {
     const row = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
     if (row === undefined) return { deleted: false, transitions: [] };
+    keepRevisionContent(sql, toSchedule(row));
     insertRevision(sql, stateRevision(toSchedule(row), 'deleted', note?.actor, now));
     return { deleted: true, transitions: cancelPending(sql, row.id, 'deleted', now) };
   });

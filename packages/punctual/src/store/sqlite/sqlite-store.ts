@@ -47,6 +47,7 @@ import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
+import { KeepScan } from '../keep-scan.js';
 import type { SqliteDriver } from './sqlite-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './sqlite-leases.js';
 import { rerunRuns } from './sqlite-rerun.js';
@@ -87,6 +88,8 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
   private readonly sql: SqliteDatabase;
   // Not an ES private field: tests wrap stores in a Proxy, whose calls would not reach one.
   private readonly listeners = new Set<(signal: StoreSignal) => void>();
+  /** Where the keep-per-schedule prune reads next (store/keep-scan.ts). */
+  private readonly keepScan = new KeepScan();
 
   constructor(opts: SqliteOptions) {
     this.sql = new SqliteDatabase(opts);
@@ -362,7 +365,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
   }
 
   async pruneHistory(req: PruneRequest): Promise<number> {
-    return pruneHistory(this.sql, req);
+    return pruneHistory(this.sql, req, this.keepScan);
   }
 
   async stats(now: number): Promise<StoreStats> {

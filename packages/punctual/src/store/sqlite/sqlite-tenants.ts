@@ -44,8 +44,8 @@ const REVOKE_KEY = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND tenant_i
 const TOUCH_KEY =
   'UPDATE api_keys SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now)';
 
-// The (tenant_id, key) unique index, covering.
-export const COUNT_SCHEDULES = 'SELECT COUNT(*) FROM schedules WHERE tenant_id = ?';
+// schedule_counts (kept by triggers, migration 0016): at most three rows of the tenant, never the schedules.
+export const COUNT_SCHEDULES = 'SELECT COALESCE(SUM(n), 0) FROM schedule_counts WHERE tenant_id = ?';
 // runs_tenant_started range, covering (`>=` implies the index's started_at IS NOT NULL).
 export const COUNT_STARTED = 'SELECT COUNT(*) FROM runs WHERE tenant_id = ? AND started_at >= ?';
 

@@ -3,6 +3,7 @@
 // unchanged put writes none; pages newest first; the newest revisions are kept up to REVISIONS_KEPT.
 
 import { expect, it } from 'vitest';
+import { DEFAULT_POLICIES, resolvePolicies } from '../../../src/domain/policies.js';
 import { REVISIONS_KEPT } from '../../../src/domain/schedule-revision.js';
 import { draft, MINUTE, OTHER_TENANT, T0, TENANT } from '../../support/fixtures.js';
 import { addRuns, type Ctx } from './helpers.js';
@@ -126,6 +127,43 @@ export function revisionTests(ctx: Ctx): void {
     }
     const a2 = await ctx.store.getScheduleRevision(TENANT, 'a', 2);
     expect(a2).toMatchObject({ change: 'updated', actor: 'x', diff: { spec: { to: '@hourly' } } });
+  });
+
+  it('reads every version back whole after later puts, a delete and a new schedule under the key', async () => {
+    // Stored compactly (store/stored-revision.ts): the current version's content comes from the schedule
+    // row until a put replaces it or a delete removes it. Policies off the defaults make the content differ.
+    const v1 = draft({ policies: resolvePolicies({ overlap: 'skip', retry: { maxAttempts: 5 } }) });
+    const first = await put(v1, T0);
+    expect(first.schedule.policies).toEqual(v1.policies);
+    const before = await ctx.store.listScheduleRevisions({ tenantId: TENANT, key: 'report', limit: 10 });
+    await ctx.store.pauseSchedule(TENANT, 'report', { cancelPending: false, note: null, now: T0 + 1 });
+    await put({ spec: '@hourly' }, T0 + 2);
+    await ctx.store.deleteSchedule(TENANT, 'report', T0 + 3);
+    const again = await put({ spec: '@daily' }, T0 + 4);
+    const page = await ctx.store.listScheduleRevisions({ tenantId: TENANT, key: 'report', limit: 10 });
+    expect(page.items.map((r) => [r.scheduleId, r.version, r.change, r.content.spec])).toEqual([
+      [again.schedule.id, 1, 'created', '@daily'],
+      [first.schedule.id, 2, 'deleted', '@hourly'],
+      [first.schedule.id, 2, 'updated', '@hourly'],
+      [first.schedule.id, 1, 'paused', '*/5 * * * *'],
+      [first.schedule.id, 1, 'created', '*/5 * * * *'],
+    ]);
+    // The first version reads the same as when it was current, diff included.
+    expect(page.items.at(-1)).toEqual(before.items[0]);
+    expect(page.items.at(-1)!.content).toEqual(v1);
+    expect(page.items[3]!.content).toEqual(v1);
+    expect(page.items[2]!.content).toEqual(draft({ spec: '@hourly' }));
+    expect(page.items[0]!.diff).toEqual({
+      spec: { from: null, to: '@daily' },
+      specKind: { from: null, to: 'cron' },
+      tz: { from: null, to: 'UTC' },
+      target: { from: null, to: { handler: 'job' } },
+      policies: { from: null, to: DEFAULT_POLICIES },
+      jitterMs: { from: null, to: 0 },
+      description: { from: null, to: 'Every 5 minutes' },
+      labels: { from: null, to: {} },
+    });
+    expect((await ctx.store.getScheduleRevision(TENANT, 'report', 1))?.content.spec).toBe('@daily');
   });
 
   it('pages newest first and keeps the newest REVISIONS_KEPT of a key', async () => {

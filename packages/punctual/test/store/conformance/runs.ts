@@ -261,6 +261,20 @@ function pruneTests(ctx: Ctx): void {
     expect(left).toEqual([a[2]!, a[3]!, b].sort());
   });
 
+  it('trims schedules whose runs finished since the last prune, and resumes a trim cut short by `limit`', async () => {
+    const at = T0 + 9 * DAY;
+    const a = [await finished('a', at, 'succeeded'), await finished('a', at + 1, 'succeeded')];
+    const b = [await finished('b', at + 2, 'succeeded')];
+    expect(await ctx.store.pruneHistory(prune({ keepPerSchedule: 2 }))).toBe(0);
+    // Later runs: 'a' goes to 5 final runs, 'b' to 4; keep 2 leaves 3 + 2 to trim, 2 per call.
+    for (let i = 0; i < 3; i++) a.push(await finished('a', at + 10 + i, 'succeeded'));
+    for (let i = 0; i < 3; i++) b.push(await finished('b', at + 20 + i, 'succeeded'));
+    const trim = () => ctx.store.pruneHistory(prune({ keepPerSchedule: 2, limit: 2 }));
+    expect([await trim(), await trim(), await trim(), await trim()]).toEqual([2, 2, 1, 0]);
+    const left = ids((await ctx.store.listRuns({ tenantId: TENANT, limit: 50 })).items).sort();
+    expect(left).toEqual([a[3]!, a[4]!, b[2]!, b[3]!].sort());
+  });
+
   it('prunes at most `limit` runs per call', async () => {
     for (let i = 0; i < 5; i++) await finished('a', T0 + i, 'succeeded');
     expect(await ctx.store.pruneHistory(prune({ limit: 3 }))).toBe(3);

@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest';
 import type { Store } from '../../../src/store/store.js';
 import type { TenantQuotas, TenantStore } from '../../../src/store/tenant-store.js';
-import { MINUTE, OTHER_TENANT, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { draft, MINUTE, OTHER_TENANT, runInsert, T0, TENANT } from '../../support/fixtures.js';
 import { addRuns, claim, create, ids, rejectsWithCode, settlement, type Ctx } from './helpers.js';
 
 type TenantfulStore = Store & TenantStore;
@@ -356,6 +356,54 @@ export function statsTests(ctx: Ctx): void {
     });
     expect(adv.status).toBe('advanced');
     expect((await stats(T0)).schedulesByState).toEqual({ active: 2, paused: 1, completed: 1 });
+  });
+
+  it('keeps the counts by state through bulk puts, a refused bulk put, reopening, resume and delete', async () => {
+    const tenancy = hasTenancy(ctx.store) ? ctx.store : undefined;
+    const count = async () => [
+      (await stats(T0)).schedulesByState,
+      (await tenancy?.countSchedules(TENANT)) ?? 'n/a',
+      (await tenancy?.countSchedules(OTHER_TENANT)) ?? 'n/a',
+    ];
+    const n = (v: number) => (tenancy === undefined ? 'n/a' : v);
+    const bulk = (keys: string[], tenantId = TENANT, extra: { expectedVersion?: number } = {}) =>
+      ctx.store.putSchedules(
+        keys.map((key) => ({ draft: draft({ key, tenantId }), nextFireAt: T0, now: T0, ...extra })),
+      );
+    await bulk(['a', 'b', 'c', 'd']);
+    await bulk(['x'], OTHER_TENANT);
+    await ctx.store.putSchedule({
+      draft: draft({ key: 'p' }),
+      nextFireAt: T0,
+      now: T0,
+      initialState: 'paused',
+    });
+    expect(await count()).toEqual([{ active: 5, paused: 1, completed: 0 }, n(5), n(1)]);
+    // A refused bulk put (one item conflicts) writes nothing, counts included.
+    await expect(bulk(['e', 'a'], TENANT, { expectedVersion: 7 })).rejects.toMatchObject({
+      code: 'VERSION_CONFLICT',
+    });
+    expect(await count()).toEqual([{ active: 5, paused: 1, completed: 0 }, n(5), n(1)]);
+    const a = (await ctx.store.getSchedule(TENANT, 'a'))!;
+    await ctx.store.advanceSchedule({
+      tenantId: TENANT,
+      scheduleId: a.id,
+      version: a.version,
+      expectedNextFireAt: a.nextFireAt,
+      nextFireAt: null,
+      fired: 0,
+      complete: true,
+      runs: [],
+      now: T0,
+    });
+    await ctx.store.pauseSchedule(TENANT, 'b', { cancelPending: false, note: null, now: T0 });
+    expect(await count()).toEqual([{ active: 3, paused: 2, completed: 1 }, n(5), n(1)]);
+    // A change reopens the completed schedule; resume and delete move the rest.
+    await ctx.store.putSchedule({ draft: draft({ key: 'a', spec: '@hourly' }), nextFireAt: T0, now: T0 });
+    await ctx.store.resumeSchedule(TENANT, 'p', { nextFireAt: T0, skipped: [], now: T0 });
+    await ctx.store.deleteSchedule(TENANT, 'b', T0);
+    await ctx.store.deleteSchedule(OTHER_TENANT, 'x', T0);
+    expect(await count()).toEqual([{ active: 4, paused: 0, completed: 0 }, n(4), n(0)]);
   });
 
   it('follows `now`, never the clock', async () => {
