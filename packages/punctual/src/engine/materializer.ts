@@ -7,11 +7,13 @@
 // to what comes next.
 
 import type { Clock } from '../clock.js';
-import { applyCalendarRules, calendarFate, type OccurrenceFate } from '../domain/calendar/apply-calendars.js';
-import type { CalendarDraft } from '../domain/calendar/calendar.js';
-import { calendarNamesOf } from '../domain/calendar/calendar-rules.js';
+import {
+  calendarFate,
+  type AppliedCalendars,
+  type OccurrenceFate,
+} from '../domain/calendar/apply-calendars.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
-import { hasCalendars } from '../store/calendar-store.js';
+import { appliedCalendarsOf } from '../schedule-upcoming.js';
 import { overriddenRun, type OccurrenceOverride } from '../domain/occurrence-override.js';
 import { PunctualError } from '../errors.js';
 import { overriddenInsert } from '../run-insert-of.js';
@@ -73,7 +75,7 @@ export class Materializer {
 
   /** Advances the claimed schedules, in one store transaction when the store can batch them. */
   async #advanceAll(due: Schedule[], now: number): Promise<void> {
-    const calendars = await this.#calendarsOf(due);
+    const calendars = await appliedCalendarsOf(this.store, due);
     const read = await this.#overrides(due, now);
     const steps = due.map((s) => this.#plan(s, now, calendars, read));
     const store = this.store;
@@ -82,23 +84,6 @@ export class Materializer {
       : await sequentially(steps, (p) => store.advanceSchedule(p.advance));
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, results[i]!, now));
     if (read !== null) await this.#lateOverrides(due, now, read);
-  }
-
-  /** The calendars the claimed schedules use, by tenant and name (one read per calendar). */
-  async #calendarsOf(due: Schedule[]): Promise<Map<string, CalendarDraft>> {
-    const out = new Map<string, CalendarDraft>();
-    const store = this.store;
-    if (!hasCalendars(store)) return out;
-    for (const s of due) {
-      for (const name of calendarNamesOf(s.calendarRules ?? null)) {
-        const k = `${s.tenantId}\u0000${name}`;
-        if (out.has(k)) continue;
-        const cal = await store.getCalendar(s.tenantId, name);
-        // A calendar deleted under a schedule (deletion refuses while one names it): no dates, every day works.
-        out.set(k, cal ?? { name, tz: 'UTC', dates: [], workingDays: null, description: null });
-      }
-    }
-    return out;
   }
 
   /** The batch's overrides of the occurrences this step may write, by `<scheduleId>:<instant>`. */
@@ -136,15 +121,13 @@ export class Materializer {
   #plan(
     s: Schedule,
     now: number,
-    calendars: Map<string, CalendarDraft>,
+    calendars: Map<string, AppliedCalendars | null>,
     overrides: Map<string, OccurrenceOverride> | null,
   ): { schedule: Schedule; complete: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
     let fate: ((t: number) => OccurrenceFate) | undefined;
-    if (s.calendarRules != null) {
-      const applied = applyCalendarRules(s.calendarRules, (n) => calendars.get(`${s.tenantId}\u0000${n}`));
-      fate = (t) => calendarFate(t, applied, spec.tz);
-    }
+    const applied = calendars.get(s.id) ?? null;
+    if (applied !== null) fate = (t) => calendarFate(t, applied, spec.tz);
     const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
       now,
       horizon: now + this.opts.lookaheadMs,
