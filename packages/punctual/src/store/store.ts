@@ -394,6 +394,12 @@ export interface Store {
   ): Promise<OccurrenceOverride[]>;
   /** The materializer's read: overrides of these schedules with instant in [from, until], in one read. */
   overridesDue(scheduleIds: readonly string[], from: number, until: number): Promise<OccurrenceOverride[]>;
+  /**
+   * The housekeeper's prune: deletes at most `limit` overrides whose occurrence the materializer has passed
+   * (instant before the schedule's nextFireAt, or the schedule has none left) and whose instant and moveTo
+   * are both before `before`; returns how many were deleted.
+   */
+  pruneOverrides(req: { before: number; limit: number }): Promise<number>;
 
   /** The key's revisions, newest first, including those of a deleted schedule with this key. */
   listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>>;

@@ -290,6 +290,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return overrides.overridesDue(await this.#conn(), scheduleIds, from, until);
   }
 
+  async pruneOverrides(req: { before: number; limit: number }): Promise<number> {
+    return overrides.pruneOverrides(await this.#conn(), req);
+  }
+
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
   async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
     return revisions.listScheduleRevisions(await this.#conn(), q);

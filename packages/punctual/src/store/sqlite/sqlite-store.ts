@@ -254,6 +254,10 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     return overrides.overridesDue(this.sql, scheduleIds, from, until);
   }
 
+  async pruneOverrides(req: { before: number; limit: number }): Promise<number> {
+    return overrides.pruneOverrides(this.sql, req);
+  }
+
   async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
     return revisions.listScheduleRevisions(this.sql, q);
   }
