@@ -39,6 +39,7 @@ import type { TargetDriver } from './targets/target.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
 import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
 import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
+import { writeFromOf } from './domain/calendar/calendar-rules.js';
 import {
   calendarInputFromIcs,
   calendarStoreOf,
@@ -205,7 +206,7 @@ export class TenantApi {
       if (!res.changed) continue;
       changed = true;
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      const at = res.schedule.nextFireAt;
+      const at = writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules);
       if (at !== null && (earliest === null || at < earliest)) earliest = at;
     }
     if (changed) this.hooks.scheduleChanged(earliest);
@@ -292,7 +293,7 @@ export class TenantApi {
     for (const t of res.transitions) this.bus.emitTransition(t);
     if (res.changed) {
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      this.hooks.scheduleChanged(res.schedule.nextFireAt);
+      this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
     }
     return { schedule: res.schedule, created: res.created, changed: res.changed };
   }
@@ -405,7 +406,7 @@ export class TenantApi {
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const tr of res.transitions) this.bus.emitTransition(tr);
     this.bus.emit('schedule:resumed', { schedule: res.schedule });
-    this.hooks.scheduleChanged(res.schedule.nextFireAt);
+    this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
     return res.schedule;
   }
 

@@ -4,7 +4,8 @@
 // occurrence exactly once. It applies the occurrences' overrides (skip, move, payload) as it writes their
 // runs, and ends timed pauses whose `until` has come. It never delivers anything and never decides policy
 // itself. A schedule with calendars has them read from the store at each step, so a calendar change applies
-// to what comes next.
+// to what comes next; one that rolls back to the previous working day is claimed and written
+// ROLL_BACK_LEAD_MS further ahead, so its rolled runs are written before they are due.
 
 import type { Clock } from '../clock.js';
 import {
@@ -13,6 +14,7 @@ import {
   type OccurrenceFate,
 } from '../domain/calendar/apply-calendars.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
+import { ROLL_BACK_LEAD_MS, rollsBack } from '../domain/calendar/calendar-rules.js';
 import { appliedCalendarsOf } from '../schedule-upcoming.js';
 import { overriddenRun, type OccurrenceOverride } from '../domain/occurrence-override.js';
 import { PunctualError } from '../errors.js';
@@ -62,13 +64,18 @@ export class Materializer {
         horizon: now + this.opts.lookaheadMs,
         limit: this.opts.batchSize,
         leaseMs: this.opts.claimLeaseMs,
+        rollBackLeadMs: ROLL_BACK_LEAD_MS,
       });
       await this.#advanceAll(due, now);
       if (due.length < this.opts.batchSize) break;
     }
     const next = await this.store.nextScheduleAt();
+    const rolling = await this.store.nextRollingBackAt();
     const resumeAt = await this.store.nextTimedResumeAt();
-    const wake = next === null ? null : next - this.opts.lookaheadMs;
+    const claimAt = [next, rolling === null ? null : rolling - ROLL_BACK_LEAD_MS].filter(
+      (t): t is number => t !== null,
+    );
+    const wake = claimAt.length === 0 ? null : Math.min(...claimAt) - this.opts.lookaheadMs;
     if (resumeAt === null) return wake;
     return wake === null ? resumeAt : Math.min(wake, resumeAt);
   }
@@ -93,7 +100,7 @@ export class Materializer {
     const list = await this.store.overridesDue(
       due.map((s) => s.id),
       from,
-      now + this.opts.lookaheadMs,
+      Math.max(...due.map((s) => this.#horizon(s, now))),
     );
     return new Map(list.map((o) => [`${o.scheduleId}:${o.instant}`, o]));
   }
@@ -118,6 +125,14 @@ export class Materializer {
     }
   }
 
+  /**
+   * How far ahead the schedule's runs are written: the look-ahead, and for one that rolls back
+   * ROLL_BACK_LEAD_MS more, so a run rolled back to an earlier day is written before it is due.
+   */
+  #horizon(s: Schedule, now: number): number {
+    return now + this.opts.lookaheadMs + (rollsBack(s.calendarRules) ? ROLL_BACK_LEAD_MS : 0);
+  }
+
   #plan(
     s: Schedule,
     now: number,
@@ -130,7 +145,7 @@ export class Materializer {
     if (applied !== null) fate = (t) => calendarFate(t, applied, spec.tz);
     const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
       now,
-      horizon: now + this.opts.lookaheadMs,
+      horizon: this.#horizon(s, now),
       misfireThresholdMs: this.opts.misfireThresholdMs,
       maxRunsPerStep: this.opts.maxRunsPerStep,
       fate,

@@ -409,13 +409,16 @@ export interface Store {
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
   /**
    * Active schedules whose nextFireAt <= horizon, claimed for leaseMs so concurrent materializers share the
-   * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set).
+   * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set). Those whose
+   * business-day rule rolls back (`roll: "previous"`) are claimed up to `rollBackLeadMs` earlier (nextFireAt
+   * <= horizon + rollBackLeadMs), at most `limit` more of them.
    */
   claimDueSchedules(req: {
     now: number;
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /**
@@ -425,6 +428,8 @@ export interface Store {
   advanceSchedules?(advances: Advance[]): Promise<AdvanceResult[]>;
   /** Earliest nextFireAt among active schedules (for the materializer's timer). */
   nextScheduleAt(): Promise<number | null>;
+  /** The earliest nextFireAt among active schedules whose business-day rule rolls back (`roll: "previous"`). */
+  nextRollingBackAt(): Promise<number | null>;
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
   /** Inserts runs outside the materializer (trigger now, backfill). Unique occurrences already present are skipped. */

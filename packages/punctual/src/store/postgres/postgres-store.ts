@@ -312,6 +312,7 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
     if (req.limit <= 0) return [];
     return materializer.claimDueSchedules(await this.#conn(), req);
@@ -327,6 +328,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
 
   async nextScheduleAt(): Promise<number | null> {
     return materializer.nextScheduleAt(await this.#conn());
+  }
+
+  async nextRollingBackAt(): Promise<number | null> {
+    return materializer.nextRollingBackAt(await this.#conn());
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────

@@ -275,6 +275,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
     return schedules.claimDueSchedules(this.sql, req);
   }
@@ -289,6 +290,10 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
 
   async nextScheduleAt(): Promise<number | null> {
     return schedules.nextScheduleAt(this.sql);
+  }
+
+  async nextRollingBackAt(): Promise<number | null> {
+    return schedules.nextRollingBackAt(this.sql);
   }
 
   async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {
