@@ -186,6 +186,22 @@ describe('previewSchedule', () => {
   });
 });
 
+describe('previewSchedule with maxRuns', () => {
+  it('lists no more than maxRuns leaves from the cursor; a skip override counts, as when written', () => {
+    // 2 of 3 written: the 1st is pending (before the cursor), one more remains from the cursor on.
+    const s = saved({ maxRuns: 3, materializedCount: 2, nextFireAt: at('2026-12-02T08:00:00Z') });
+    const list = (overrides: PreviewOverride[]) =>
+      previewSchedule(s, { from: T0, count: 5, calendars: null, overrides }).next.map(iso);
+    expect(list([])).toEqual(['2026-12-01T08:00:00.000Z', '2026-12-02T08:00:00.000Z']);
+    expect(list([skip('2026-12-02T08:00:00Z')])).toEqual(['2026-12-01T08:00:00.000Z']);
+    // A move from beyond the last one allowed does not bring it back.
+    expect(list([move('2026-12-05T08:00:00Z', '2026-12-01T12:00:00Z')])).toEqual([
+      '2026-12-01T08:00:00.000Z',
+      '2026-12-02T08:00:00.000Z',
+    ]);
+  });
+});
+
 describe('cursorFireAt', () => {
   const spec = compileSpec('0 9 * * *', { tz: 'Europe/Berlin', now: T0, validate: false });
   const cursor = at('2026-12-01T08:00:00Z');

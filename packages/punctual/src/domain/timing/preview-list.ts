@@ -29,6 +29,11 @@ export interface PreviewListOptions {
   calendars?: AppliedCalendars | null | undefined;
   /** The schedule's overrides (any order); a moved occurrence from before `from` is listed when it runs at or after `from`. */
   overrides?: readonly PreviewOverride[] | undefined;
+  /**
+   * A schedule's maxRuns: at most `runs` more occurrences from the nominal instant `from` on (its
+   * materializer's cursor) run. Those the calendars drop do not count; a skip override does (as when written).
+   */
+  remaining?: { from: number; runs: number } | null | undefined;
 }
 
 export interface PreviewList {
@@ -89,11 +94,18 @@ export function previewList(spec: CompiledSpec, opts: PreviewListOptions): Previ
     return o === null || o.at <= after ? null : { nominal: o.at, occurrence: o };
   };
   const listed: PreviewOccurrence[] = [];
+  const remaining = opts.remaining ?? null;
+  let counted = 0;
+  let exhaustedAt: number | null = null;
   let staying = 0;
   let after = from - 1;
   while (staying < count) {
     const c = next(after);
     if (c === null) break;
+    if (remaining !== null && c.nominal >= remaining.from && counted++ >= remaining.runs) {
+      exhaustedAt = c.nominal;
+      break;
+    }
     after = c.nominal;
     const r = overriddenOccurrence(c, pending.get(c.nominal));
     pending.delete(c.nominal);
@@ -107,6 +119,7 @@ export function previewList(spec: CompiledSpec, opts: PreviewListOptions): Previ
   // Moves of occurrences the search did not reach (before `from`, or after where it stopped).
   for (const o of pending.values()) {
     if (o.kind !== 'move' || o.moveTo === null || o.moveTo < from) continue;
+    if (exhaustedAt !== null && o.instant >= exhaustedAt) continue;
     const occurrence = occurrenceAt(spec, calendars, o.instant);
     if (occurrence === null) continue;
     const r = overriddenOccurrence({ nominal: o.instant, occurrence }, o);
