@@ -9,6 +9,7 @@
 
 import pg from 'pg';
 import { WAITING_OVERLAPS } from '../packages/punctual/src/domain/claim-decision.js';
+import { ROLL_BACK_LEAD_MS } from '../packages/punctual/src/domain/calendar/calendar-rules.js';
 import { DEFAULT_POLICIES } from '../packages/punctual/src/domain/policies.js';
 import {
   claimCandidatesSql,
@@ -245,6 +246,7 @@ async function main(): Promise<void> {
         NOW + 60_000,
         100,
         30_000,
+        ROLL_BACK_LEAD_MS,
       ]),
       await explain(db, 'nextRunDueAt', nextRunDueAtSql(S), []),
       await explain(db, 'reclaimExpiredLeases (limit 100)', reclaimSql(S), [

@@ -436,6 +436,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/schedules/{key}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A saved schedule's next occurrences as they will really run
+     * @description From now: its calendars applied (excluded dates dropped, non-working days rolled) and its per-occurrence overrides (a skipped occurrence dropped with reason override, a moved one listed at its new instant with a moved note, another payload noted with payloadOverridden). count default 10; explain=true lists the dropped candidates. A completed schedule has none.
+     */
+    get: operations['getSchedulesByKeyPreview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/tenant': {
     parameters: {
       query?: never;
@@ -4272,6 +4292,97 @@ export interface operations {
       };
     };
   };
+  getSchedulesByKeyPreview: {
+    parameters: {
+      query?: {
+        /** @description default 10 */
+        count?: number;
+        /** @description true: also list the candidates that were dropped, and why (`dropped`) */
+        explain?: 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        /** @description tenant-unique schedule key */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Preview'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getTenant: {
     parameters: {
       query?: never;
@@ -6420,6 +6531,9 @@ export const pathsV1PreviewPostRequestBodyContentApplicationJsonBusinessDaysAnyO
     }
   >['roll']
 > = ['skip', 'next', 'previous'];
+export const pathsV1SchedulesKeyPreviewGetParametersQueryExplainValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/v1/schedules/{key}/preview']['get']['parameters']['query']['explain']
+> = ['true', 'false'];
 export const pathsV1AlertsGetParametersQueryStateValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/v1/alerts']['get']['parameters']['query']['state']
 > = ['open', 'resolved'];

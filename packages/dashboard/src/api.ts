@@ -146,6 +146,8 @@ export interface Api {
     body: { spec: string; tz?: string; from?: string; count?: number },
     signal?: AbortSignal,
   ): Promise<Preview>;
+  /** A saved schedule's next occurrences as they will really run (its calendars and overrides applied). */
+  schedulePreview(key: string, count: number, signal?: AbortSignal): Promise<Preview>;
   /** The service's health metrics (GET /v1/metrics). */
   metrics(signal?: AbortSignal): Promise<MetricsSnapshot>;
   /** The schedule's upcoming occurrences with their overrides. */
@@ -278,6 +280,8 @@ export function createApi(opts: ApiClientOptions): Api {
     getRun: (i, signal) => unwrap(client.GET('/v1/runs/{id}', { params: id(i), signal })),
     cancelRun: (i) => unwrap(client.POST('/v1/runs/{id}/cancel', { params: id(i), body: {} })),
     preview: (body, signal) => unwrap(client.POST('/v1/preview', { body, signal })),
+    schedulePreview: (k, count, signal) =>
+      unwrap(client.GET('/v1/schedules/{key}/preview', { params: { ...key(k), query: { count } }, signal })),
     metrics: (signal) => unwrap(client.GET('/v1/metrics', { signal })),
     occurrences: (k, count, signal) =>
       unwrap(

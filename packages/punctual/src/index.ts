@@ -75,7 +75,7 @@ export {
   type ScheduleInput,
   type ScheduleState,
 } from './domain/schedule.js';
-export { nextFireOf } from './domain/next-fire.js';
+export { cursorFireAt, nextFireOf } from './domain/next-fire.js';
 export {
   DEFAULT_POLICIES,
   type Policies,
@@ -99,7 +99,9 @@ export {
   parseIdTemplate,
   type IdTemplatePlaceholder,
 } from './domain/message-id.js';
-export { previewSpec } from './domain/timing/preview-spec.js';
+export { MAX_PREVIEW_COUNT, previewSpec, type SpecPreview } from './domain/timing/preview-spec.js';
+export { previewList, type PreviewList, type PreviewOverride } from './domain/timing/preview-list.js';
+export { previewSchedule } from './domain/schedule-preview.js';
 export { closestName, editDistance } from './domain/did-you-mean.js';
 export { compileSpec } from './domain/timing/compile-spec.js';
 export { CRON_NICKNAMES } from './domain/timing/cron-spec.js';

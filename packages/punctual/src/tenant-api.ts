@@ -4,7 +4,6 @@
 
 import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
-import { nextFireOf } from './domain/next-fire.js';
 import { planResume } from './domain/resume-plan.js';
 import { pausedRecord, runInsertOf } from './run-insert-of.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
@@ -20,6 +19,8 @@ import {
 } from './domain/schedule.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
+import type { SpecPreview } from './domain/timing/preview-spec.js';
+import { nextFireTimes, previewSavedSchedule } from './schedule-upcoming.js';
 import { putBulk, type BulkPutOptions, type BulkPutResult } from './bulk-put.js';
 import type { SpecCompiler } from './domain/timing/spec-compiler.js';
 import { TARGET_SHAPES, targetKind, type TargetKind, type TargetShape } from './domain/target.js';
@@ -38,6 +39,7 @@ import type { TargetDriver } from './targets/target.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
 import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
 import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
+import { writeFromOf } from './domain/calendar/calendar-rules.js';
 import {
   calendarInputFromIcs,
   calendarStoreOf,
@@ -204,7 +206,7 @@ export class TenantApi {
       if (!res.changed) continue;
       changed = true;
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      const at = res.schedule.nextFireAt;
+      const at = writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules);
       if (at !== null && (earliest === null || at < earliest)) earliest = at;
     }
     if (changed) this.hooks.scheduleChanged(earliest);
@@ -291,7 +293,7 @@ export class TenantApi {
     for (const t of res.transitions) this.bus.emitTransition(t);
     if (res.changed) {
       this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      this.hooks.scheduleChanged(res.schedule.nextFireAt);
+      this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
     }
     return { schedule: res.schedule, created: res.created, changed: res.changed };
   }
@@ -323,14 +325,30 @@ export class TenantApi {
 
   /**
    * When each of these schedules fires next, by schedule id: its earliest pending run (materialised, not
-   * started), else its next occurrence not yet materialised; null while paused or when none remain
-   * (domain/next-fire.ts). One store read for the whole list, so a page costs one query, not one per row.
+   * started), else its next occurrence not yet materialised as its calendars and overrides leave it; null
+   * while paused or when none remain (domain/next-fire.ts). A page costs one read of pending runs and one
+   * of overrides, not one per row (schedule-upcoming.ts).
    */
-  async nextFireTimes(schedules: readonly Schedule[]): Promise<Map<string, number | null>> {
-    const mine = schedules.filter((s) => s.tenantId === this.tenantId);
-    const asked = mine.filter((s) => s.state !== 'paused').map((s) => s.id);
-    const pending = asked.length > 0 ? await this.store.pendingDueAt(this.tenantId, asked) : new Map();
-    return new Map(mine.map((s) => [s.id, nextFireOf(s, pending.get(s.id))]));
+  nextFireTimes(schedules: readonly Schedule[]): Promise<Map<string, number | null>> {
+    return nextFireTimes(this.store, this.tenantId, schedules, this.clock.now());
+  }
+
+  /**
+   * The schedule's next `count` (1-1000, default 10) occurrences from now as they will really run: its
+   * calendars and per-occurrence overrides applied, each with its notes; with `explain`, the candidates
+   * dropped and why (domain/schedule-preview.ts). SCHEDULE_NOT_FOUND for an unknown key.
+   */
+  async preview(
+    key: string,
+    opts: { count?: number | undefined; explain?: boolean | undefined } = {},
+  ): Promise<{ schedule: Schedule; preview: SpecPreview }> {
+    const schedule = await this.require(key);
+    const preview = await previewSavedSchedule(this.store, schedule, {
+      now: this.clock.now(),
+      count: opts.count ?? 10,
+      explain: opts.explain,
+    });
+    return { schedule, preview };
   }
 
   /** Deletes the schedule; its pending runs are cancelled and its history kept. */
@@ -388,7 +406,7 @@ export class TenantApi {
     if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
     for (const tr of res.transitions) this.bus.emitTransition(tr);
     this.bus.emit('schedule:resumed', { schedule: res.schedule });
-    this.hooks.scheduleChanged(res.schedule.nextFireAt);
+    this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
     return res.schedule;
   }
 

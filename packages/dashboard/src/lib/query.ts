@@ -37,6 +37,8 @@ export const queryKeys = {
   schedules: (q: object) => ['api', 'schedules', q] as const,
   schedule: (key: string) => ['api', 'schedule', key] as const,
   scheduleRuns: (key: string, q: object) => ['api', 'schedule', key, 'runs', q] as const,
+  /** A saved schedule's preview, per version (a change of the schedule asks again at once). */
+  schedulePreview: (key: string, version: number) => ['api', 'schedule', key, 'preview', version] as const,
   preview: (q: object) => ['api', 'preview', q] as const,
   runs: (q: object) => ['api', 'runs', q] as const,
   run: (id: string) => ['api', 'run', id] as const,

@@ -1,4 +1,5 @@
-// One schedule: its spec, description, policies and payload; its next 10 fire times; a chart of lateness
+// One schedule: its spec, description, policies and payload; its next 10 fire times as they will really run
+// (its calendars and overrides applied, with their notes); a chart of lateness
 // and duration of its last runs; its runs (updating live); and the actions (pause, resume, trigger,
 // backfill, delete); its History of changes (with rollback). The latest run's reason answers "why didn't it
 // run?" at the top.
@@ -40,26 +41,10 @@ export function ScheduleDetail({ scheduleKey }: { scheduleKey: string }) {
   );
   const s = schedule.data;
 
-  const previewFrom = s?.startAt && Date.parse(s.startAt) > now ? s.startAt : undefined;
-  const previewQuery = s && {
-    spec: s.spec,
-    tz: s.tz,
-    count: 10,
-    ...(previewFrom ? { from: previewFrom } : {}),
-    ...(s.dst ? { dst: s.dst } : {}),
-  };
+  // As it will really run: the schedule's calendars and overrides applied by the service, with their notes.
   const preview = usePolled(
-    queryKeys.preview({ ...previewQuery, endAt: s?.endAt ?? null }),
-    async (signal) => {
-      if (!s || !previewQuery) return undefined;
-      const p = await api.preview(previewQuery, signal);
-      const end = s.endAt ? Date.parse(s.endAt) : Infinity;
-      return {
-        ...p,
-        next: p.next.filter((t) => Date.parse(t) < end),
-        occurrences: p.occurrences.filter((o) => Date.parse(o.at) < end),
-      };
-    },
+    queryKeys.schedulePreview(scheduleKey, s?.version ?? 0),
+    (signal) => api.schedulePreview(scheduleKey, 10, signal),
     60_000,
     { enabled: s !== undefined },
   );

@@ -1,6 +1,7 @@
 // Background upkeep that no run waits on: reports runs that were due but never started within their grace
 // ("schedule not fired": runs still scheduled, runs claimed into this worker's buffer that never started
-// delivery, and schedules whose next occurrence nothing materialised), and prunes old history by the retention settings. Every instance may run it; each report is
+// delivery, and schedules whose next occurrence nothing materialised), and prunes old history by the retention
+// settings: final runs, and the overrides of occurrences written long ago. Every instance may run it; each report is
 // made once (the store marks what it returned; a buffered run is known to its worker only).
 
 import type { Clock } from '../clock.js';
@@ -8,6 +9,9 @@ import type { Run } from '../domain/run.js';
 import type { EventBus, PunctualEvents } from '../events.js';
 import type { Store } from '../store/store.js';
 import { Loop } from './loop.js';
+
+/** Overrides deleted per store statement when pruning. */
+export const OVERRIDE_PRUNE_BATCH = 1000;
 
 export interface Retention {
   /** Final runs older than this are pruned. */
@@ -81,6 +85,11 @@ export class Housekeeper {
           limit: 5000,
         });
         if (n < 5000) break;
+      }
+      // Overrides of occurrences long written and as old as the history they explain (docs/operations.md).
+      for (;;) {
+        const n = await this.store.pruneOverrides({ before: now - r.maxAgeMs, limit: OVERRIDE_PRUNE_BATCH });
+        if (n < OVERRIDE_PRUNE_BATCH) break;
       }
     }
     return this.#nextRound(now, grace);

@@ -4,14 +4,18 @@
 // occurrence exactly once. It applies the occurrences' overrides (skip, move, payload) as it writes their
 // runs, and ends timed pauses whose `until` has come. It never delivers anything and never decides policy
 // itself. A schedule with calendars has them read from the store at each step, so a calendar change applies
-// to what comes next.
+// to what comes next; one that rolls back to the previous working day is claimed and written
+// ROLL_BACK_LEAD_MS further ahead, so its rolled runs are written before they are due.
 
 import type { Clock } from '../clock.js';
-import { applyCalendarRules, calendarFate, type OccurrenceFate } from '../domain/calendar/apply-calendars.js';
-import type { CalendarDraft } from '../domain/calendar/calendar.js';
-import { calendarNamesOf } from '../domain/calendar/calendar-rules.js';
+import {
+  calendarFate,
+  type AppliedCalendars,
+  type OccurrenceFate,
+} from '../domain/calendar/apply-calendars.js';
 import { planMaterialization } from '../domain/materialize-plan.js';
-import { hasCalendars } from '../store/calendar-store.js';
+import { ROLL_BACK_LEAD_MS, rollsBack } from '../domain/calendar/calendar-rules.js';
+import { appliedCalendarsOf } from '../schedule-upcoming.js';
 import { overriddenRun, type OccurrenceOverride } from '../domain/occurrence-override.js';
 import { PunctualError } from '../errors.js';
 import { overriddenInsert } from '../run-insert-of.js';
@@ -60,20 +64,25 @@ export class Materializer {
         horizon: now + this.opts.lookaheadMs,
         limit: this.opts.batchSize,
         leaseMs: this.opts.claimLeaseMs,
+        rollBackLeadMs: ROLL_BACK_LEAD_MS,
       });
       await this.#advanceAll(due, now);
       if (due.length < this.opts.batchSize) break;
     }
     const next = await this.store.nextScheduleAt();
+    const rolling = await this.store.nextRollingBackAt();
     const resumeAt = await this.store.nextTimedResumeAt();
-    const wake = next === null ? null : next - this.opts.lookaheadMs;
+    const claimAt = [next, rolling === null ? null : rolling - ROLL_BACK_LEAD_MS].filter(
+      (t): t is number => t !== null,
+    );
+    const wake = claimAt.length === 0 ? null : Math.min(...claimAt) - this.opts.lookaheadMs;
     if (resumeAt === null) return wake;
     return wake === null ? resumeAt : Math.min(wake, resumeAt);
   }
 
   /** Advances the claimed schedules, in one store transaction when the store can batch them. */
   async #advanceAll(due: Schedule[], now: number): Promise<void> {
-    const calendars = await this.#calendarsOf(due);
+    const calendars = await appliedCalendarsOf(this.store, due);
     const read = await this.#overrides(due, now);
     const steps = due.map((s) => this.#plan(s, now, calendars, read));
     const store = this.store;
@@ -84,23 +93,6 @@ export class Materializer {
     if (read !== null) await this.#lateOverrides(due, now, read);
   }
 
-  /** The calendars the claimed schedules use, by tenant and name (one read per calendar). */
-  async #calendarsOf(due: Schedule[]): Promise<Map<string, CalendarDraft>> {
-    const out = new Map<string, CalendarDraft>();
-    const store = this.store;
-    if (!hasCalendars(store)) return out;
-    for (const s of due) {
-      for (const name of calendarNamesOf(s.calendarRules ?? null)) {
-        const k = `${s.tenantId}\u0000${name}`;
-        if (out.has(k)) continue;
-        const cal = await store.getCalendar(s.tenantId, name);
-        // A calendar deleted under a schedule (deletion refuses while one names it): no dates, every day works.
-        out.set(k, cal ?? { name, tz: 'UTC', dates: [], workingDays: null, description: null });
-      }
-    }
-    return out;
-  }
-
   /** The batch's overrides of the occurrences this step may write, by `<scheduleId>:<instant>`. */
   async #overrides(due: Schedule[], now: number): Promise<Map<string, OccurrenceOverride> | null> {
     const from = Math.min(...due.map((s) => s.nextFireAt ?? Infinity));
@@ -108,7 +100,7 @@ export class Materializer {
     const list = await this.store.overridesDue(
       due.map((s) => s.id),
       from,
-      now + this.opts.lookaheadMs,
+      Math.max(...due.map((s) => this.#horizon(s, now))),
     );
     return new Map(list.map((o) => [`${o.scheduleId}:${o.instant}`, o]));
   }
@@ -133,21 +125,27 @@ export class Materializer {
     }
   }
 
+  /**
+   * How far ahead the schedule's runs are written: the look-ahead, and for one that rolls back
+   * ROLL_BACK_LEAD_MS more, so a run rolled back to an earlier day is written before it is due.
+   */
+  #horizon(s: Schedule, now: number): number {
+    return now + this.opts.lookaheadMs + (rollsBack(s.calendarRules) ? ROLL_BACK_LEAD_MS : 0);
+  }
+
   #plan(
     s: Schedule,
     now: number,
-    calendars: Map<string, CalendarDraft>,
+    calendars: Map<string, AppliedCalendars | null>,
     overrides: Map<string, OccurrenceOverride> | null,
   ): { schedule: Schedule; complete: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
     let fate: ((t: number) => OccurrenceFate) | undefined;
-    if (s.calendarRules != null) {
-      const applied = applyCalendarRules(s.calendarRules, (n) => calendars.get(`${s.tenantId}\u0000${n}`));
-      fate = (t) => calendarFate(t, applied, spec.tz);
-    }
+    const applied = calendars.get(s.id) ?? null;
+    if (applied !== null) fate = (t) => calendarFate(t, applied, spec.tz);
     const plan = planMaterialization(s, (t) => spec.nextAfter(t), {
       now,
-      horizon: now + this.opts.lookaheadMs,
+      horizon: this.#horizon(s, now),
       misfireThresholdMs: this.opts.misfireThresholdMs,
       maxRunsPerStep: this.opts.maxRunsPerStep,
       fate,

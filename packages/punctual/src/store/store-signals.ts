@@ -1,22 +1,28 @@
 // Which StoreSignals a store operation's result calls for, and their text form for a NOTIFY payload. Both
 // stores use these, so they signal the same things. Pure: no I/O, no clock.
 
+import { writeFromOf } from '../domain/calendar/calendar-rules.js';
 import type { ClaimResult, PutScheduleResult, StoreSignal, Transition } from './store.js';
 
-/** Saved schedules that changed and are active: materialise before the earliest next occurrence. */
+/**
+ * Saved schedules that changed and are active: materialise before the earliest next occurrence (earlier for
+ * one that rolls back, see writeFromOf).
+ */
 export function putSignals(results: readonly PutScheduleResult[]): StoreSignal[] {
   let at = Infinity;
   for (const r of results) {
     const s = r.schedule;
-    if (r.changed && s.state === 'active' && s.nextFireAt !== null) at = Math.min(at, s.nextFireAt);
+    const from = writeFromOf(s.nextFireAt, s.calendarRules);
+    if (r.changed && s.state === 'active' && from !== null) at = Math.min(at, from);
   }
   return at === Infinity ? [] : [{ kind: 'schedules', at }];
 }
 
-/** A resumed schedule: materialise before its next occurrence. */
+/** A resumed schedule: materialise before its next occurrence (earlier for one that rolls back). */
 export function resumeSignals(res: { schedule: PutScheduleResult['schedule'] } | undefined): StoreSignal[] {
   const s = res?.schedule;
-  return s && s.state === 'active' && s.nextFireAt !== null ? [{ kind: 'schedules', at: s.nextFireAt }] : [];
+  const from = s ? writeFromOf(s.nextFireAt, s.calendarRules) : null;
+  return s && s.state === 'active' && from !== null ? [{ kind: 'schedules', at: from }] : [];
 }
 
 /** Running runs that a claim (cancelPrevious) or a manual cancel ended: their workers abort now. */

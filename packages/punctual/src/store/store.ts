@@ -394,6 +394,12 @@ export interface Store {
   ): Promise<OccurrenceOverride[]>;
   /** The materializer's read: overrides of these schedules with instant in [from, until], in one read. */
   overridesDue(scheduleIds: readonly string[], from: number, until: number): Promise<OccurrenceOverride[]>;
+  /**
+   * The housekeeper's prune: deletes at most `limit` overrides whose occurrence the materializer has passed
+   * (instant before the schedule's nextFireAt, or the schedule has none left) and whose instant and moveTo
+   * are both before `before`; returns how many were deleted.
+   */
+  pruneOverrides(req: { before: number; limit: number }): Promise<number>;
 
   /** The key's revisions, newest first, including those of a deleted schedule with this key. */
   listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>>;
@@ -403,13 +409,16 @@ export interface Store {
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
   /**
    * Active schedules whose nextFireAt <= horizon, claimed for leaseMs so concurrent materializers share the
-   * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set).
+   * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set). Those whose
+   * business-day rule rolls back (`roll: "previous"`) are claimed up to `rollBackLeadMs` earlier (nextFireAt
+   * <= horizon + rollBackLeadMs), at most `limit` more of them.
    */
   claimDueSchedules(req: {
     now: number;
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /**
@@ -419,6 +428,8 @@ export interface Store {
   advanceSchedules?(advances: Advance[]): Promise<AdvanceResult[]>;
   /** Earliest nextFireAt among active schedules (for the materializer's timer). */
   nextScheduleAt(): Promise<number | null>;
+  /** The earliest nextFireAt among active schedules whose business-day rule rolls back (`roll: "previous"`). */
+  nextRollingBackAt(): Promise<number | null>;
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
   /** Inserts runs outside the materializer (trigger now, backfill). Unique occurrences already present are skipped. */

@@ -74,6 +74,58 @@ describe('calendars in the engine', () => {
     expect(ran).toEqual([['2026-12-05T15:00:00.000Z', '2026-12-07T15:00:00.000Z']]);
   });
 
+  it('rolls a weekend occurrence back to Friday and writes its run in time to start on Friday (Asia/Kolkata)', async () => {
+    h = await harness({ start: '2026-12-01T00:00:00.000Z', ...QUIET }); // a Tuesday
+    const ran: [string, string][] = [];
+    h.s.handle('job', (ctx) => {
+      ran.push([iso(ctx.run.scheduledFor), iso(h!.clock.now())]);
+    });
+    await h.s.putCalendar({
+      name: 'in-work',
+      tz: 'Asia/Kolkata',
+      workingDays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+    });
+    await h.s.put({
+      key: 'saturday',
+      spec: '0 10 * * 6',
+      tz: 'Asia/Kolkata',
+      businessDays: { calendar: 'in-work', roll: 'previous' },
+      target: { handler: 'job' },
+    });
+    await h.clock.advance(12 * 24 * HOUR);
+    // Saturday 10:00 IST (04:30 UTC) runs on Friday 10:00 IST, on time, twice.
+    expect(ran).toEqual([
+      ['2026-12-05T04:30:00.000Z', '2026-12-04T04:30:00.000Z'],
+      ['2026-12-12T04:30:00.000Z', '2026-12-11T04:30:00.000Z'],
+    ]);
+    // The schedule's next fire time is the rolled instant of the next one.
+    const s = await h.s.require('saturday');
+    expect(iso((await h.s.nextFireTimes([s])).get(s.id)!)).toBe('2026-12-18T04:30:00.000Z');
+  });
+
+  it('writes a rolled-back run at once when the schedule is saved shortly before its rolled instant', async () => {
+    // Friday 04:00 UTC; the engine's loops sleep up to a day, so only the save's own nudge can be in time.
+    h = await harness({ start: '2026-12-04T04:00:00.000Z', ...QUIET, maxSleepMs: 24 * HOUR });
+    const ran: [string, string][] = [];
+    h.s.handle('job', (ctx) => {
+      ran.push([iso(ctx.run.scheduledFor), iso(h!.clock.now())]);
+    });
+    await h.s.putCalendar({
+      name: 'in-work',
+      tz: 'Asia/Kolkata',
+      workingDays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+    });
+    await h.s.put({
+      key: 'saturday',
+      spec: '0 10 * * 6',
+      tz: 'Asia/Kolkata',
+      businessDays: { calendar: 'in-work', roll: 'previous' },
+      target: { handler: 'job' },
+    });
+    await h.clock.advance(HOUR);
+    expect(ran).toEqual([['2026-12-05T04:30:00.000Z', '2026-12-04T04:30:00.000Z']]);
+  });
+
   it('refuses a schedule naming a missing calendar, or one that can never fire under its calendars', async () => {
     h = await harness({ start: '2026-12-04T12:00:00.000Z' });
     h.s.handle('job', () => undefined);

@@ -76,4 +76,48 @@ describe('TenantApi.nextFireTimes', () => {
     ]);
     expect(got.has(theirs.id)).toBe(false);
   });
+
+  it('is the first occurrence its calendars and overrides let run, the one the engine then runs (Europe/Berlin)', async () => {
+    // Thursday 2026-12-24 00:00 UTC; 09:00 Berlin is 08:00Z.
+    h = await harness({ start: '2026-12-24T00:00:00Z', maxSleepMs: HOUR, reapIntervalMs: HOUR });
+    const ran: [string, string][] = [];
+    h.s.handle('t', (ctx) => {
+      ran.push([iso(ctx.run.scheduledFor), iso(h!.clock.now())]);
+    });
+    await h.s.putCalendar({
+      name: 'de',
+      tz: 'Europe/Berlin',
+      dates: [{ start: '2026-12-24', end: '2026-12-25', label: 'Weihnachten' }],
+      workingDays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+    });
+    await h.s.put({
+      key: 'daily',
+      spec: '0 9 * * *',
+      tz: 'Europe/Berlin',
+      exclude: ['de'],
+      businessDays: { calendar: 'de', roll: 'next' },
+      target: { handler: 't' },
+    });
+    const next = async (): Promise<string | null> => {
+      const s = await h!.s.require('daily');
+      const got = (await h!.s.nextFireTimes([s])).get(s.id);
+      return got === null || got === undefined ? null : iso(got);
+    };
+    const s0 = await h.s.require('daily');
+    expect(iso(s0.nextFireAt!)).toBe('2026-12-24T08:00:00.000Z'); // the cursor: an excluded date
+    // 24th and 25th excluded; Saturday 26th rolls to Monday 28th, after Sunday 27th (which also rolls there).
+    expect(await next()).toBe('2026-12-28T08:00:00.000Z');
+    // Sunday's occurrence moved by an override to Saturday noon: that comes first.
+    await h.s.overrideOccurrence('daily', '2026-12-27T08:00:00Z', {
+      kind: 'move',
+      moveTo: '2026-12-26T11:00:00Z',
+    });
+    expect(await next()).toBe('2026-12-26T11:00:00.000Z');
+    await h.s.overrideOccurrence('daily', '2026-12-27T08:00:00Z', { kind: 'skip' });
+    expect(await next()).toBe('2026-12-28T08:00:00.000Z');
+
+    await h.clock.advance(5 * 24 * HOUR);
+    // The first run is the one reported: Saturday's, rolled to Monday.
+    expect(ran[0]).toEqual(['2026-12-26T08:00:00.000Z', '2026-12-28T08:00:00.000Z']);
+  });
 });

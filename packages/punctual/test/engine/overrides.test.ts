@@ -1,7 +1,8 @@
 // Per-occurrence overrides and the timed pause, through the engine with the injected clock: a skipped
 // occurrence is recorded skipped (override), a moved one keeps its scheduledFor and runs at the new instant,
 // a payload override reaches the handler; bad input changes nothing; an update that removes an occurrence
-// drops its override and says so; a timed pause resumes by itself and records the occurrences in between.
+// drops its override and says so; a timed pause resumes by itself and records the occurrences in between;
+// the housekeeper prunes the overrides of occurrences written longer ago than the history retention.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { PunctualError } from '../../src/errors.js';
@@ -22,6 +23,28 @@ async function code(p: Promise<unknown>): Promise<[string, Record<string, unknow
 }
 
 describe('occurrence overrides', () => {
+  it('are pruned by the housekeeper once written and older than the retention, the others kept', async () => {
+    h = await harness({ start: '2026-01-05T00:00:30Z', retention: { maxAgeMs: 2 * HOUR } });
+    h.s.handle('t', () => undefined);
+    await h.s.put({ key: 'o', spec: '0 * * * *', target: { handler: 't' } });
+    await h.s.overrideOccurrence('o', '2026-01-05T01:00:00Z', { kind: 'skip' });
+    await h.s.overrideOccurrence('o', '2026-01-05T02:00:00Z', { kind: 'payload', payload: 'x' });
+    await h.s.overrideOccurrence('o', '2026-01-05T09:00:00Z', { kind: 'skip' });
+    const kept = async () =>
+      (
+        await h.s.store.listOccurrenceOverrides('default', (await h.s.require('o')).id, {
+          from: 0,
+          limit: 10,
+        })
+      ).map((o) => iso(o.instant));
+    await h.clock.advance(3 * HOUR + 30_000); // 03:01: 01:00 is older than 2 h, 02:00 is not yet
+    await h.quiesce();
+    expect(await kept()).toEqual(['2026-01-05T02:00:00.000Z', '2026-01-05T09:00:00.000Z']);
+    await h.clock.advance(HOUR);
+    await h.quiesce();
+    expect(await kept()).toEqual(['2026-01-05T09:00:00.000Z']);
+  });
+
   it('skips, moves and changes the payload of single occurrences', async () => {
     h = await harness({ start: '2026-01-05T00:00:30Z' });
     const fired: [string, string, unknown][] = [];

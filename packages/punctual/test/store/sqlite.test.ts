@@ -269,8 +269,9 @@ describe('sqlite store', () => {
           .map((r) => r.detail)
           .join('\n');
       // Never schedules_state (state = 'active' is every schedule), never a sort: a range in index order.
-      const claim = plan(CLAIM_DUE, { until: T0, horizon: T0, now: T0, limit: 10 });
+      const claim = plan(CLAIM_DUE, { until: T0, horizon: T0, now: T0, limit: 10, rollBackLeadMs: hour });
       expect(claim).toMatch(/SEARCH schedules USING INDEX schedules_due \(next_fire_at<\?\)/);
+      expect(claim).toMatch(/SEARCH schedules USING INDEX schedules_due_roll_back \(next_fire_at<\?\)/);
       expect(claim).not.toMatch(/schedules_state|TEMP B-TREE/);
       const overdue = plan(TAKE_OVERDUE, { cutoff: T0, limit: 10 });
       expect(overdue).toMatch(/SEARCH schedules USING INDEX schedules_due \(next_fire_at<\?\)/);

@@ -12,6 +12,7 @@ import {
   type PreviewOccurrence,
   type Run,
   type Schedule,
+  type SpecPreview,
   type Tenant,
 } from 'punctual';
 import type { z } from 'zod';
@@ -75,6 +76,17 @@ export function previewOccurrenceView(o: PreviewOccurrence): z.output<typeof s.p
 
 export function previewDroppedView(d: PreviewDropped): z.output<typeof s.previewDropped> {
   return { ...d, at: iso(d.at) };
+}
+
+/** A preview (of a spec or of a saved schedule) as the API shows it. */
+export function previewView(p: SpecPreview): z.output<typeof s.previewResult> {
+  return {
+    description: p.description,
+    next: p.next.map(iso),
+    occurrences: p.occurrences.map(previewOccurrenceView),
+    ...(p.dropped === undefined ? {} : { dropped: p.dropped.map(previewDroppedView) }),
+    dst: p.dst,
+  };
 }
 
 export function runView(r: Run): z.output<typeof s.run> {

@@ -18,6 +18,30 @@ export interface BusinessDaysRule {
   roll: RollMode;
 }
 
+/**
+ * How much earlier than the others the runs of a schedule that rolls back (`roll: "previous"`) are written:
+ * an occurrence rolled back by up to this much is written before its rolled instant. Bounded, so such a
+ * schedule keeps at most this much of runs pending; the store claims those schedules this much ahead.
+ */
+export const ROLL_BACK_LEAD_MS = 7 * 86_400_000;
+
+/** Whether the rules can move an occurrence earlier than its nominal instant (a roll to the previous working day). */
+export function rollsBack(rules: CalendarRules | null | undefined): boolean {
+  return rules?.businessDays?.roll === 'previous';
+}
+
+/**
+ * From when the materializer must write the occurrence at `nextFireAt` (before its look-ahead): that
+ * instant, or ROLL_BACK_LEAD_MS earlier for a schedule that rolls back. Null when none remains.
+ */
+export function writeFromOf(
+  nextFireAt: number | null,
+  rules: CalendarRules | null | undefined,
+): number | null {
+  if (nextFireAt === null) return null;
+  return rollsBack(rules) ? nextFireAt - ROLL_BACK_LEAD_MS : nextFireAt;
+}
+
 /** The calendar rules as a schedule stores them (one `calendar_rules` column). */
 export interface CalendarRules {
   exclude: string[];

@@ -2,15 +2,16 @@
 // do?" answers in the API and dashboard: each with its notes (a DST rule moved it, a pass of a repeated
 // hour) and, when asked to explain, the candidates dropped on the way. The notes come from the spec's own
 // search (`nextDetailedAfter`), never from a second computation. Pure: no I/O, no timers, never reads a
-// clock (`from` is given). With calendars, the occurrences are those the calendars let run, in the order of
-// their nominal instants: a rolled one is listed at the instant it runs, with a `rolled` note.
+// clock (`from` is given). With calendars, the occurrences are those the calendars let run: a rolled one is
+// listed at the instant it runs, with a `rolled` note; with overrides, as preview-list.ts says.
 
 import { PunctualError } from '../../errors.js';
-import { nextCalendaredAfter, type AppliedCalendars } from '../calendar/apply-calendars.js';
-import type { SpecKind } from './compiled-spec.js';
+import type { AppliedCalendars } from '../calendar/apply-calendars.js';
+import type { CompiledSpec, SpecKind } from './compiled-spec.js';
 import { compileSpec } from './compile-spec.js';
 import type { DstChoice } from './dst-choice.js';
 import type { PreviewDropped, PreviewOccurrence } from './preview-note.js';
+import { previewList, type PreviewList, type PreviewOverride } from './preview-list.js';
 
 export const MAX_PREVIEW_COUNT = 1000;
 
@@ -48,9 +49,47 @@ export function previewSpec(
     explain?: boolean | undefined;
     /** The schedule's calendars, looked up (applyCalendarRules). */
     calendars?: AppliedCalendars | null | undefined;
+    /** The schedule's per-occurrence overrides (preview-list.ts says what each does). */
+    overrides?: readonly PreviewOverride[] | undefined;
   },
 ): SpecPreview {
   const { count, from } = opts;
+  checkPreviewWindow(count, from);
+  const compiled = compileSpec(spec, {
+    tz: opts.tz,
+    now: from,
+    anchor: from,
+    startAt: opts.startAt ?? null,
+    endAt: opts.endAt ?? null,
+    dst: opts.dst,
+  });
+  const list = previewList(compiled, {
+    from,
+    count,
+    explain: opts.explain,
+    calendars: opts.calendars,
+    overrides: opts.overrides,
+  });
+  return specPreviewOf(compiled, list);
+}
+
+/** The preview's answer: the list with what the compiled spec says of itself. */
+export function specPreviewOf(compiled: CompiledSpec, list: PreviewList): SpecPreview {
+  const { occurrences } = list;
+  return {
+    description: compiled.description,
+    next: occurrences.map((o) => o.at),
+    occurrences,
+    ...(list.dropped === undefined ? {} : { dropped: list.dropped }),
+    dst: compiled.dst,
+    tz: compiled.tz,
+    kind: compiled.kind,
+    source: compiled.source,
+  };
+}
+
+/** SCHEDULE_INVALID unless `count` is 1-MAX_PREVIEW_COUNT and `from` a finite instant. */
+export function checkPreviewWindow(count: number, from: number): void {
   if (!Number.isInteger(count) || count < 1 || count > MAX_PREVIEW_COUNT) {
     throw new PunctualError('SCHEDULE_INVALID', `count must be an integer from 1 to ${MAX_PREVIEW_COUNT}`, {
       field: 'count',
@@ -62,45 +101,4 @@ export function previewSpec(
       field: 'from',
     });
   }
-  const compiled = compileSpec(spec, {
-    tz: opts.tz,
-    now: from,
-    anchor: from,
-    startAt: opts.startAt ?? null,
-    endAt: opts.endAt ?? null,
-    dst: opts.dst,
-  });
-  const occurrences: PreviewOccurrence[] = [];
-  const dropped: PreviewDropped[] = [];
-  const onDropped =
-    opts.explain === true
-      ? (d: PreviewDropped): void => {
-          if (dropped.length < MAX_PREVIEW_COUNT) dropped.push(d);
-        }
-      : undefined;
-  let after = from - 1;
-  const calendars = opts.calendars ?? null;
-  while (occurrences.length < count) {
-    if (calendars !== null) {
-      const c = nextCalendaredAfter(compiled, calendars, after, onDropped);
-      if (c === null) break;
-      occurrences.push(c.occurrence);
-      after = c.nominal;
-      continue;
-    }
-    const o = compiled.nextDetailedAfter(after, onDropped);
-    if (o === null || o.at <= after) break;
-    occurrences.push(o);
-    after = o.at;
-  }
-  return {
-    description: compiled.description,
-    next: occurrences.map((o) => o.at),
-    occurrences,
-    ...(opts.explain === true ? { dropped } : {}),
-    dst: compiled.dst,
-    tz: compiled.tz,
-    kind: compiled.kind,
-    source: compiled.source,
-  };
 }

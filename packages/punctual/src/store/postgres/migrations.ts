@@ -22,6 +22,7 @@ import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
 import * as m0015 from './migrations/0015-alerts.js';
 import * as m0017 from './migrations/0017-compact-storage.js';
+import * as m0019 from './migrations/0019-roll-back-claims.js';
 
 export interface Migration {
   version: number;
@@ -64,6 +65,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 17 clears derivable revision parts and this release writes policies compact (contract): older code
   // reads both as always written out, so it must not run beside it.
   { version: 17, name: m0017.name, sql: m0017.sql, compatibleFrom: 17 },
+  // 19 adds an index only (schedules that roll back, claimed early): older code works beside it.
+  { version: 19, name: m0019.name, sql: m0019.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -10,18 +10,32 @@ import type { PgDb } from './postgres-database.js';
 import { toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
 import { insertRunsSql, runValues, scheduleIdOf, transitionsOf } from './postgres-runs.js';
 
-/** Claims ($3) due schedules: schedules_due range up to the horizon ($2), claim lapsed by $1, for $4 ms. */
+/** The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word. */
+const ROLLS_BACK = `state = 'active' AND (calendar_rules -> 'businessDays' ->> 'roll') = 'previous'`;
+
+/**
+ * Claims ($3) due schedules: a schedules_due range up to the horizon ($2), and a schedules_due_roll_back
+ * range up to $5 ms further (at most $3 more), claim lapsed by $1, for $4 ms.
+ */
 export function claimDueSchedulesSql(s: string): string {
   return `
+    WITH due AS (
+      SELECT id FROM ${s}.schedules
+       WHERE state = 'active' AND next_fire_at <= $2
+         AND (claimed_until IS NULL OR claimed_until <= $1)
+       ORDER BY next_fire_at, id
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED),
+    rolling AS (
+      SELECT id FROM ${s}.schedules
+       WHERE ${ROLLS_BACK} AND next_fire_at <= $2::bigint + $5::bigint
+         AND (claimed_until IS NULL OR claimed_until <= $1)
+       ORDER BY next_fire_at, id
+       LIMIT $3
+       FOR UPDATE SKIP LOCKED)
     UPDATE ${s}.schedules AS s
        SET claimed_until = $1::bigint + $4::bigint
-      FROM (SELECT id FROM ${s}.schedules
-             WHERE state = 'active' AND next_fire_at <= $2
-               AND (claimed_until IS NULL OR claimed_until <= $1)
-             ORDER BY next_fire_at, id
-             LIMIT $3
-             FOR UPDATE SKIP LOCKED) AS due
-     WHERE s.id = due.id
+     WHERE s.id IN (SELECT id FROM due UNION SELECT id FROM rolling)
      RETURNING s.*`;
 }
 
@@ -32,13 +46,14 @@ export function claimDueSchedulesSql(s: string): string {
  */
 export async function claimDueSchedules(
   db: PgDb,
-  req: { now: number; horizon: number; limit: number; leaseMs: number },
+  req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
 ): Promise<Schedule[]> {
   const rows = await db.query<ScheduleRow>(claimDueSchedulesSql(db.s), [
     req.now,
     req.horizon,
     req.limit,
     req.leaseMs,
+    req.rollBackLeadMs ?? 0,
   ]);
   const schedules = rows.map(toSchedule);
   // Their runs come due within the look-ahead: the claim then finds these in the cache instead of reading them.
@@ -173,6 +188,15 @@ export async function advanceSchedules(db: PgDb, advances: Advance[]): Promise<A
       ? { status: 'advanced', transitions: transitionsOf(bySchedule.get(id) ?? [], null) }
       : { status: 'conflict', transitions: [] },
   );
+}
+
+export async function nextRollingBackAt(db: PgDb): Promise<number | null> {
+  // One probe of schedules_due_roll_back.
+  const rows = await db.query<{ at: string | number | null }>(
+    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE ${ROLLS_BACK}`,
+  );
+  const at = rows[0]?.at ?? null;
+  return at === null ? null : Number(at);
 }
 
 export async function nextScheduleAt(db: PgDb): Promise<number | null> {

@@ -187,3 +187,25 @@ export async function dropOverrides(
     [scheduleId, instants],
   );
 }
+
+/**
+ * Deletes at most `limit` overrides of passed occurrences older than `before` (Store.pruneOverrides): the
+ * schedule's cursor has passed the instant (its run is written) and both the instant and the move are old.
+ * Rows another instance is deleting are skipped, not waited for.
+ */
+export async function pruneOverrides(db: PgDb, req: { before: number; limit: number }): Promise<number> {
+  if (req.limit <= 0) return 0;
+  const rows = await db.query(
+    `DELETE FROM ${db.s}.occurrence_overrides d
+      USING (SELECT o.schedule_id, o.instant
+               FROM ${db.s}.occurrence_overrides o JOIN ${db.s}.schedules s ON s.id = o.schedule_id
+              WHERE o.instant < $1 AND COALESCE(o.move_to, o.instant) < $1
+                AND (s.next_fire_at IS NULL OR o.instant < s.next_fire_at)
+              LIMIT $2
+              FOR UPDATE OF o SKIP LOCKED) old
+      WHERE d.schedule_id = old.schedule_id AND d.instant = old.instant
+      RETURNING d.instant`,
+    [req.before, req.limit],
+  );
+  return rows.length;
+}

@@ -293,6 +293,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return overrides.overridesDue(await this.#conn(), scheduleIds, from, until);
   }
 
+  async pruneOverrides(req: { before: number; limit: number }): Promise<number> {
+    return overrides.pruneOverrides(await this.#conn(), req);
+  }
+
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
   async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
     return revisions.listScheduleRevisions(await this.#conn(), q);
@@ -311,6 +315,7 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
     if (req.limit <= 0) return [];
     return materializer.claimDueSchedules(await this.#conn(), req);
@@ -326,6 +331,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
 
   async nextScheduleAt(): Promise<number | null> {
     return materializer.nextScheduleAt(await this.#conn());
+  }
+
+  async nextRollingBackAt(): Promise<number | null> {
+    return materializer.nextRollingBackAt(await this.#conn());
   }
 
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────

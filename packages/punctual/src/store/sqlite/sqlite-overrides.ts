@@ -167,3 +167,17 @@ export function dropOverrides(sql: SqliteDatabase, scheduleId: number, instants:
   const del = sql.stmt('DELETE FROM occurrence_overrides WHERE schedule_id = ? AND instant = ?');
   for (const t of instants) del.run(scheduleId, t);
 }
+
+// The schedule's cursor has passed the instant (its run is written) and both the instant and the move are old.
+const PRUNE = `
+  DELETE FROM occurrence_overrides WHERE rowid IN (
+    SELECT o.rowid FROM occurrence_overrides o JOIN schedules s ON s.id = o.schedule_id
+     WHERE o.instant < @before AND COALESCE(o.move_to, o.instant) < @before
+       AND (s.next_fire_at IS NULL OR o.instant < s.next_fire_at)
+     LIMIT @limit)`;
+
+/** Deletes at most `limit` overrides of passed occurrences older than `before` (Store.pruneOverrides). */
+export function pruneOverrides(sql: SqliteDatabase, req: { before: number; limit: number }): number {
+  if (req.limit <= 0) return 0;
+  return sql.write(() => sql.stmt(PRUNE).run({ before: req.before, limit: req.limit }).changes);
+}

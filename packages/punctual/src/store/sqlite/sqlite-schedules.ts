@@ -64,14 +64,25 @@ const RESUME = `
 // range: it then reads every active schedule and sorts them, on every materializer step (116 ms at 200,000
 // schedules, ~0.6 s at 1,000,000). INDEXED BY keeps the plan an index range whatever the statistics say.
 
-// A range of schedules_due, in its order (no sort). The claim only spreads work between materializers;
-// advance's CAS decides. INDEXED BY: see above.
+// The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word.
+const ROLLS_BACK = `state = 'active' AND json_extract(calendar_rules, '$.businessDays.roll') = 'previous'`;
+
+// A range of schedules_due, in its order (no sort), and one of schedules_due_roll_back reaching
+// @rollBackLeadMs further. The claim only spreads work between materializers; advance's CAS decides.
+// INDEXED BY: see above.
 export const CLAIM_DUE = `
   UPDATE schedules SET claimed_until = @until
   WHERE id IN (
-    SELECT id FROM schedules INDEXED BY schedules_due
-    WHERE state = 'active' AND next_fire_at <= @horizon AND (claimed_until IS NULL OR claimed_until <= @now)
-    ORDER BY next_fire_at, id LIMIT @limit)
+    SELECT id FROM (
+      SELECT id FROM schedules INDEXED BY schedules_due
+      WHERE state = 'active' AND next_fire_at <= @horizon AND (claimed_until IS NULL OR claimed_until <= @now)
+      ORDER BY next_fire_at, id LIMIT @limit)
+    UNION ALL
+    SELECT id FROM (
+      SELECT id FROM schedules INDEXED BY schedules_due_roll_back
+      WHERE ${ROLLS_BACK} AND next_fire_at <= @horizon + @rollBackLeadMs
+        AND (claimed_until IS NULL OR claimed_until <= @now)
+      ORDER BY next_fire_at, id LIMIT @limit))
   RETURNING *`;
 
 // Compare-and-set: only the version and next occurrence the materializer read may be advanced.
@@ -84,6 +95,10 @@ const ADVANCE = `
 // One probe of schedules_due (its first non-null entry).
 export const NEXT_SCHEDULE_AT =
   "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active'";
+
+// One probe of schedules_due_roll_back.
+const NEXT_ROLLING_BACK_AT = `SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due_roll_back
+  WHERE ${ROLLS_BACK}`;
 
 function draftParams(d: ScheduleDraft): Record<string, unknown> {
   return {
@@ -259,13 +274,17 @@ export function resumeSchedule(
 
 export function claimDueSchedules(
   sql: SqliteDatabase,
-  req: { now: number; horizon: number; limit: number; leaseMs: number },
+  req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
 ): Schedule[] {
   if (req.limit <= 0) return [];
   const rows = sql.write(() =>
-    sql
-      .stmt(CLAIM_DUE)
-      .all({ until: req.now + req.leaseMs, horizon: req.horizon, now: req.now, limit: req.limit }),
+    sql.stmt(CLAIM_DUE).all({
+      until: req.now + req.leaseMs,
+      horizon: req.horizon,
+      now: req.now,
+      limit: req.limit,
+      rollBackLeadMs: req.rollBackLeadMs ?? 0,
+    }),
   ) as ScheduleRow[];
   return rows.sort((a, b) => (a.next_fire_at ?? 0) - (b.next_fire_at ?? 0) || a.id - b.id).map(toSchedule);
 }
@@ -291,6 +310,11 @@ export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult 
 /** Several advances in one transaction (one commit), each its own compare-and-set; results in input order. */
 export function advanceSchedules(sql: SqliteDatabase, advances: Advance[]): AdvanceResult[] {
   return sql.write(() => advances.map((a) => advanceSchedule(sql, a)));
+}
+
+export function nextRollingBackAt(sql: SqliteDatabase): number | null {
+  const row = sql.read(() => sql.stmt(NEXT_ROLLING_BACK_AT).get()) as { v: number | null };
+  return row.v;
 }
 
 export function nextScheduleAt(sql: SqliteDatabase): number | null {

@@ -257,6 +257,10 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     return overrides.overridesDue(this.sql, scheduleIds, from, until);
   }
 
+  async pruneOverrides(req: { before: number; limit: number }): Promise<number> {
+    return overrides.pruneOverrides(this.sql, req);
+  }
+
   async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
     return revisions.listScheduleRevisions(this.sql, q);
   }
@@ -274,6 +278,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     horizon: number;
     limit: number;
     leaseMs: number;
+    rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
     return schedules.claimDueSchedules(this.sql, req);
   }
@@ -288,6 +293,10 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
 
   async nextScheduleAt(): Promise<number | null> {
     return schedules.nextScheduleAt(this.sql);
+  }
+
+  async nextRollingBackAt(): Promise<number | null> {
+    return schedules.nextRollingBackAt(this.sql);
   }
 
   async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {

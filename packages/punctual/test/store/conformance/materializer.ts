@@ -44,6 +44,33 @@ export function materializerTests(ctx: Ctx): void {
     expect(rest.map((s) => s.key)).toEqual(['late']);
   });
 
+  it('claims schedules that roll back up to rollBackLeadMs earlier, the others only within the horizon', async () => {
+    const HOUR = 60 * MINUTE;
+    const rules = (roll: 'previous' | 'next') => ({
+      calendarRules: { exclude: [], businessDays: { calendar: 'work', roll } },
+    });
+    await create(ctx.store, { key: 'back', ...rules('previous') }, { nextFireAt: T0 + 5 * HOUR });
+    await create(ctx.store, { key: 'back-far', ...rules('previous') }, { nextFireAt: T0 + 30 * HOUR });
+    await create(ctx.store, { key: 'forward', ...rules('next') }, { nextFireAt: T0 + 5 * HOUR });
+    await create(ctx.store, { key: 'plain' }, { nextFireAt: T0 + 5 * HOUR });
+    await create(ctx.store, { key: 'due' }, { nextFireAt: T0 + MINUTE });
+    const paused = await create(
+      ctx.store,
+      { key: 'paused', ...rules('previous') },
+      { nextFireAt: T0 + HOUR },
+    );
+    await ctx.store.pauseSchedule(TENANT, paused.key, { cancelPending: false, note: null, now: T0 });
+    expect(await ctx.store.nextRollingBackAt()).toBe(T0 + 5 * HOUR);
+    const req = { now: T0, horizon: T0 + MINUTE, limit: 10, leaseMs: 5000 };
+    // Without a lead, a schedule that rolls back is claimed like any other.
+    expect((await ctx.store.claimDueSchedules({ ...req, now: T0 - 5001 })).map((s) => s.key)).toEqual([
+      'due',
+    ]);
+    const got = await ctx.store.claimDueSchedules({ ...req, rollBackLeadMs: 24 * HOUR });
+    expect(got.map((s) => s.key)).toEqual(['due', 'back']);
+    expect(await ctx.store.claimDueSchedules({ ...req, rollBackLeadMs: 24 * HOUR })).toEqual([]);
+  });
+
   it('does not hand a claimed schedule out again until its claim lapses', async () => {
     await create(ctx.store);
     const req = { horizon: T0 + MINUTE, limit: 10, leaseMs: 5000 };

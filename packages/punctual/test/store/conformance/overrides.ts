@@ -1,7 +1,8 @@
 // Conformance: occurrence overrides and timed pauses. An override makes the occurrence's pending run follow
 // it (moved, skipped, another payload) and its removal brings the plain run back; a run that a claim took
 // first is never changed (OCCURRENCE_STARTED, nothing written), and a claim racing an override ends with one
-// of them winning, never both. A timed pause is found when its `until` comes and resumes only then.
+// of them winning, never both. A timed pause is found when its `until` comes and resumes only then. Old
+// overrides of occurrences already written are pruned in bounded batches; the others are kept.
 
 import { expect, it } from 'vitest';
 import type { OccurrenceOverride } from '../../../src/domain/occurrence-override.js';
@@ -29,6 +30,50 @@ async function write(ctx: Ctx, s: Schedule, o: OccurrenceOverride, now = T0) {
 }
 
 export function overrideTests(ctx: Ctx): void {
+  it('prunes overrides of written occurrences older than the cutoff, in batches, and keeps the rest', async () => {
+    const HOUR = 60 * MINUTE;
+    const s = await create(ctx.store, {}, { nextFireAt: T0 - 4 * HOUR });
+    const other = await create(ctx.store, { key: 'other' }, { nextFireAt: T0 - 4 * HOUR });
+    const put = (sc: Schedule, instant: number, o: Partial<OccurrenceOverride>) =>
+      write(ctx, sc, override(sc, instant, o), T0 - 5 * HOUR);
+    await put(s, T0 - 3 * HOUR, { kind: 'skip' }); // old, written: pruned
+    await put(s, T0 - 2 * HOUR, { kind: 'move', moveTo: T0 + HOUR }); // moved past the cutoff: kept
+    await put(s, T0 - HOUR, { kind: 'payload', payload: { a: 1 } }); // old but not written yet: kept
+    await put(s, T0 + 3 * HOUR, { kind: 'skip' }); // neither old nor written: kept
+    await put(other, T0 - 3 * HOUR, { kind: 'skip' }); // its schedule has not written it: kept
+    const advance = (sc: Schedule, from: number, to: number | null) =>
+      ctx.store.advanceSchedule({
+        tenantId: TENANT,
+        scheduleId: sc.id,
+        version: sc.version,
+        expectedNextFireAt: from,
+        nextFireAt: to,
+        fired: 0,
+        complete: to === null,
+        runs: [],
+        now: T0,
+      });
+    await advance(s, T0 - 4 * HOUR, T0 - 90 * MINUTE);
+    const instants = async (sc: Schedule) =>
+      (await ctx.store.listOccurrenceOverrides(TENANT, sc.id, { from: 0, limit: 10 })).map((o) => o.instant);
+
+    expect(await ctx.store.pruneOverrides({ before: T0, limit: 1 })).toBe(1);
+    expect(await ctx.store.pruneOverrides({ before: T0, limit: 1 })).toBe(0);
+    expect(await instants(s)).toEqual([T0 - 2 * HOUR, T0 - HOUR, T0 + 3 * HOUR]);
+
+    // Once written, the payload override goes too, in batches of at most `limit`.
+    await advance(s, T0 - 90 * MINUTE, T0 + 2 * HOUR);
+    await advance(other, T0 - 4 * HOUR, null); // a completed schedule has written all of its occurrences
+    expect(await ctx.store.pruneOverrides({ before: T0, limit: 1 })).toBe(1);
+    expect(await ctx.store.pruneOverrides({ before: T0, limit: 5 })).toBe(1);
+    expect(await ctx.store.pruneOverrides({ before: T0, limit: 5 })).toBe(0);
+    expect(await instants(s)).toEqual([T0 - 2 * HOUR, T0 + 3 * HOUR]);
+    expect(await instants(other)).toEqual([]);
+    // The move's own instant passes the cutoff later: then it goes.
+    expect(await ctx.store.pruneOverrides({ before: T0 + HOUR + 1, limit: 5 })).toBe(1);
+    expect(await instants(s)).toEqual([T0 + 3 * HOUR]);
+  });
+
   it('moves a pending run and brings it back when the override is removed', async () => {
     const s = await create(ctx.store, {}, { nextFireAt: T0 + 10 * MINUTE });
     const [run] = await addRuns(ctx.store, s, [T0 + 5 * MINUTE]);

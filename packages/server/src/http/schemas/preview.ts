@@ -1,6 +1,7 @@
-// The preview route's shapes in zod: the spec to preview and its next instants. Shape only.
+// The preview routes' shapes in zod: the spec to preview (or a saved schedule's query) and its next
+// instants. Shape only.
 
-import { PREVIEW_DROP_REASONS } from 'punctual';
+import { MAX_PREVIEW_COUNT, PREVIEW_DROP_REASONS } from 'punctual';
 import { z } from 'zod';
 import { instant, instantInput } from './common.js';
 import { dstChoice, dstChoiceInput } from './schedules.js';
@@ -98,3 +99,20 @@ export const previewResult = z
     dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
   })
   .meta({ id: 'Preview' });
+
+/** GET /v1/schedules/{key}/preview: how many, and whether to list the dropped candidates. */
+export const schedulePreviewQuery = z
+  .object({
+    count: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PREVIEW_COUNT)
+      .optional()
+      .meta({ description: 'default 10' }),
+    explain: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: 'true: also list the candidates that were dropped, and why (`dropped`)' }),
+  })
+  .strict();
