@@ -21,6 +21,7 @@ import * as m0012 from './migrations/0012-schedule-revisions.js';
 import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
 import * as m0015 from './migrations/0015-alerts.js';
+import * as m0018 from './migrations/0018-calendar-revisions.js';
 
 export interface Migration {
   version: number;
@@ -60,6 +61,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: m0014.name, sql: m0014.sql, compatibleFrom: 5 },
   // 15 adds tables only (alerting): older code works beside them (it evaluates and delivers no alerts).
   { version: 15, name: m0015.name, sql: m0015.sql, compatibleFrom: 5 },
+  // 18 adds a table only (calendar revisions): older code works beside it (it writes no calendar revisions).
+  { version: 18, name: m0018.name, sql: m0018.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -2,11 +2,16 @@
 // the retention bound applied there), and the reads of a key's revisions. It must never read a clock and
 // never write a revision outside the transaction of the schedule write it records.
 
-import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { RevisionInsert } from '../revision-record.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor } from './sqlite-rows.js';
+import {
+  pruneRevisions,
+  revisionPage,
+  revisionRowOfVersion,
+  type RevisionLog,
+} from './sqlite-revision-log.js';
 
 interface RevisionRow {
   seq: number;
@@ -28,14 +33,7 @@ const INSERT = `
     diff, content)
   VALUES (@tenantId, @key, @scheduleId, @version, @at, @actor, @change, @fromVersion, @state, @diff, @content)`;
 
-// schedule_revisions_key: everything older than the key's REVISIONS_KEPT newest goes.
-const PRUNE = `
-  DELETE FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key AND seq <= (
-    SELECT seq FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key
-    ORDER BY seq DESC LIMIT 1 OFFSET @kept)`;
-
-const GET = `
-  SELECT * FROM schedule_revisions WHERE tenant_id = ? AND key = ? AND version = ? ORDER BY seq DESC LIMIT 1`;
+const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key' };
 
 function toRevision(r: RevisionRow): ScheduleRevision {
   return {
@@ -69,26 +67,11 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
     diff: JSON.stringify(r.diff),
     content: JSON.stringify(r.content),
   });
-  sql.stmt(PRUNE).run({ tenantId: r.tenantId, key: r.key, kept: REVISIONS_KEPT });
+  pruneRevisions(sql, LOG, r.tenantId, r.key);
 }
 
 export function listScheduleRevisions(sql: SqliteDatabase, q: RevisionQuery): Page<ScheduleRevision> {
-  const limit = Math.max(1, q.limit);
-  const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
-  const rows = sql.read(() =>
-    sql
-      .stmt(
-        `SELECT * FROM schedule_revisions
-          WHERE tenant_id = @tenantId AND key = @key AND (@before IS NULL OR seq < @before)
-          ORDER BY seq DESC LIMIT @limit`,
-      )
-      .all({ tenantId: q.tenantId, key: q.key, before, limit: limit + 1 }),
-  ) as RevisionRow[];
-  const items = rows.slice(0, limit).map(toRevision);
-  const last = items[items.length - 1];
-  return rows.length > limit && last !== undefined
-    ? { items, nextCursor: encodeCursor([last.seq]) }
-    : { items };
+  return revisionPage(sql, LOG, { ...q, subject: q.key }, toRevision);
 }
 
 export function getScheduleRevision(
@@ -97,6 +80,6 @@ export function getScheduleRevision(
   key: string,
   version: number,
 ): ScheduleRevision | undefined {
-  const row = sql.read(() => sql.stmt(GET).get(tenantId, key, version)) as RevisionRow | undefined;
+  const row = revisionRowOfVersion<RevisionRow>(sql, LOG, tenantId, key, version);
   return row === undefined ? undefined : toRevision(row);
 }

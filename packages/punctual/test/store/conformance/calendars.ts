@@ -64,7 +64,7 @@ export function calendarTests(ctx: Ctx): void {
     expect(d).toMatchObject({ name: 'de-holidays', expected: 2, actual: 1 });
     await rejectsWithCode(put({ ...HOLIDAYS, name: 'new' }, { expectedVersion: 1 }), 'VERSION_CONFLICT');
     await rejectsWithCode(
-      store().deleteCalendar(TENANT, 'de-holidays', { expectedVersion: 3 }),
+      store().deleteCalendar(TENANT, 'de-holidays', { now: T0, expectedVersion: 3 }),
       'VERSION_CONFLICT',
     );
     expect((await store().getCalendar(TENANT, 'de-holidays'))?.version).toBe(1);
@@ -77,8 +77,8 @@ export function calendarTests(ctx: Ctx): void {
     await put({ name: 'theirs' }, { tenant: OTHER_TENANT });
     expect((await store().listCalendars(TENANT)).map((c) => c.name)).toEqual(['a-cal', 'b-cal']);
     expect(await store().getCalendar(OTHER_TENANT, 'a-cal')).toBeUndefined();
-    await rejectsWithCode(store().deleteCalendar(OTHER_TENANT, 'a-cal'), 'CALENDAR_NOT_FOUND');
-    await store().deleteCalendar(TENANT, 'a-cal');
+    await rejectsWithCode(store().deleteCalendar(OTHER_TENANT, 'a-cal', { now: T0 }), 'CALENDAR_NOT_FOUND');
+    await store().deleteCalendar(TENANT, 'a-cal', { now: T0 });
     expect((await store().listCalendars(TENANT)).map((c) => c.name)).toEqual(['b-cal']);
   });
 
@@ -89,12 +89,15 @@ export function calendarTests(ctx: Ctx): void {
     const s = await create(store(), { calendarRules: rules });
     expect(s.calendarRules).toEqual(rules);
     expect((await store().getSchedule(TENANT, s.key))?.calendarRules).toEqual(rules);
-    const d = await rejectsWithCode(store().deleteCalendar(TENANT, 'de-holidays'), 'CALENDAR_IN_USE');
+    const d = await rejectsWithCode(
+      store().deleteCalendar(TENANT, 'de-holidays', { now: T0 }),
+      'CALENDAR_IN_USE',
+    );
     expect(d).toMatchObject({ name: 'de-holidays', schedules: [s.key] });
-    await rejectsWithCode(store().deleteCalendar(TENANT, 'work'), 'CALENDAR_IN_USE');
+    await rejectsWithCode(store().deleteCalendar(TENANT, 'work', { now: T0 }), 'CALENDAR_IN_USE');
     // Once the schedule no longer names it, it can go.
     await create(store(), { calendarRules: null }, { now: T0 + 1 });
-    await store().deleteCalendar(TENANT, 'de-holidays');
+    await store().deleteCalendar(TENANT, 'de-holidays', { now: T0 });
     expect(await store().getCalendar(TENANT, 'de-holidays')).toBeUndefined();
   });
 
