@@ -96,15 +96,21 @@ function datePath(path: unknown): [number, string | undefined] | null {
 export function dateErrors(e: unknown, index: number): DateErrors {
   if (!isApiError(e)) return { fields: {}, general: describeError(e) };
   const d = e.details;
-  const paths: unknown[] =
+  const found: [unknown, string][] =
     e.code === 'VALIDATION_FAILED' && Array.isArray(d.issues)
-      ? (d.issues as { field?: unknown }[]).map((i) => i.field)
-      : [d.field, d.overlaps];
-  for (const p of paths) {
-    const at = datePath(p);
+      ? (d.issues as { field?: unknown; message?: unknown }[]).map((i) => [
+          i.field,
+          typeof i.message === 'string' ? i.message : e.message,
+        ])
+      : [
+          [d.field, e.message],
+          [d.overlaps, e.message],
+        ];
+  for (const [path, message] of found) {
+    const at = datePath(path);
     if (at === null || at[0] !== index) continue;
     const part = at[1] === 'end' || at[1] === 'label' ? at[1] : 'start';
-    return { fields: { [part]: e.message }, general: null };
+    return { fields: { [part]: message }, general: null };
   }
   return { fields: {}, general: describeError(e) };
 }
