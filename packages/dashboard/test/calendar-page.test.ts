@@ -93,7 +93,7 @@ describe('CalendarDetail', () => {
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2027-05-01' } });
     fireEvent.change(screen.getByLabelText('To (optional)'), { target: { value: '2027-04-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add date' }));
-    const error = await screen.findByText('dates[2].end: end 2027-04-01 is before start');
+    const error = await screen.findByText('End 2027-04-01 is before start');
     expect(error.id).toBe('date-end-error');
     expect(api.putCalendar).toHaveBeenLastCalledWith(
       'de-holidays',

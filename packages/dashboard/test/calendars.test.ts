@@ -65,16 +65,16 @@ describe('calendar helpers', () => {
     const reversed = new ApiError(400, 'CALENDAR_RANGE_REVERSED', 'dates[2].end: end is before start', {
       field: 'dates[2].end',
     });
-    expect(dateErrors(reversed, 2)).toEqual({ fields: { end: reversed.message }, general: null });
+    expect(dateErrors(reversed, 2)).toEqual({ fields: { end: 'End is before start' }, general: null });
     const overlap = new ApiError(400, 'CALENDAR_RANGE_OVERLAP', 'dates[0] overlaps dates[2]', {
       field: 'dates[0]',
       overlaps: 'dates[2]',
     });
-    expect(dateErrors(overlap, 2)).toEqual({ fields: { start: overlap.message }, general: null });
+    expect(dateErrors(overlap, 2)).toEqual({ fields: { start: 'Overlaps dates[2]' }, general: null });
     const schema = new ApiError(400, 'VALIDATION_FAILED', 'invalid', {
       issues: [{ field: 'dates.2.label', message: 'too long' }],
     });
-    expect(dateErrors(schema, 2).fields).toEqual({ label: 'too long' });
+    expect(dateErrors(schema, 2).fields).toEqual({ label: 'Too long' });
     const other = new ApiError(409, 'VERSION_CONFLICT', 'stale', {});
     expect(dateErrors(other, 2)).toMatchObject({ fields: {} });
     expect(dateErrors(other, 2).general).toContain('Reload');

@@ -1,7 +1,7 @@
 // A calendar's dates: sorted, a range shown as a range, each with its label and a Remove button; and a form
 // adding one date or range, the API's error about it shown next to the field it concerns. Every change is a
 // put of the whole calendar at the version on screen (a change in between is refused, not overwritten).
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Calendar } from '../api.ts';
 import {
   dateErrors,
@@ -33,6 +33,14 @@ export function CalendarDates({
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const dates = sortedDates(calendar.dates);
+  // What this form said is about the version it wrote; another change (an import, a rollback) clears it.
+  const wrote = useRef(calendar.version);
+  useEffect(() => {
+    if (calendar.version === wrote.current) return;
+    wrote.current = calendar.version;
+    setMessage(null);
+    setErrors(NO_ERRORS);
+  }, [calendar.version]);
 
   const add = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -42,7 +50,9 @@ export function CalendarDates({
     }
     setBusy(true);
     try {
-      await api.putCalendar(calendar.name, withDate(calendar, draft), calendar.version);
+      wrote.current = (
+        await api.putCalendar(calendar.name, withDate(calendar, draft), calendar.version)
+      ).version;
       setDraft(EMPTY);
       setErrors(NO_ERRORS);
       setMessage(`Added ${dateText({ start: draft.start, end: draft.end || draft.start })}.`);
@@ -57,7 +67,9 @@ export function CalendarDates({
   const remove = async (start: string): Promise<void> => {
     setBusy(true);
     try {
-      await api.putCalendar(calendar.name, withoutDate(calendar, start), calendar.version);
+      wrote.current = (
+        await api.putCalendar(calendar.name, withoutDate(calendar, start), calendar.version)
+      ).version;
       setMessage(`Removed ${start}.`);
       await onChanged();
     } catch (err) {

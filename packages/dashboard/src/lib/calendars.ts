@@ -110,7 +110,9 @@ export function dateErrors(e: unknown, index: number): DateErrors {
     const at = datePath(path);
     if (at === null || at[0] !== index) continue;
     const part = at[1] === 'end' || at[1] === 'label' ? at[1] : 'start';
-    return { fields: { [part]: message }, general: null };
+    // Next to the field, the message's leading path (`dates[2].end: `) is noise.
+    const text = message.replace(/^dates\[\d+\](\.\w+)?:?\s*/, '');
+    return { fields: { [part]: text.charAt(0).toUpperCase() + text.slice(1) }, general: null };
   }
   return { fields: {}, general: describeError(e) };
 }

@@ -40,16 +40,8 @@ function NewCalendar() {
     }
   };
   return (
-    <form className="filters" aria-labelledby="new-calendar" onSubmit={(e) => void submit(e)} noValidate>
-      <h2 id="new-calendar" className="visually-hidden">
-        New calendar
-      </h2>
-      <Field
-        id="calendar-name"
-        label="New calendar"
-        hint="letters, digits and . _ -"
-        error={errors.fields.name}
-      >
+    <form className="filters" aria-label="New calendar" onSubmit={(e) => void submit(e)} noValidate>
+      <Field id="calendar-name" label="Name" hint="letters, digits and . _ -" error={errors.fields.name}>
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="de-holidays" />
       </Field>
       <Field id="calendar-tz" label="Time zone" error={errors.fields.tz}>
@@ -57,7 +49,7 @@ function NewCalendar() {
       </Field>
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
-          Create
+          Create calendar
         </button>
       </div>
       {errors.general && (
