@@ -539,7 +539,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read a calendar: its dates with their labels and its working days */
+    /**
+     * Read a calendar: its dates with their labels and its working days
+     * @description `usedBy` names up to 10 schedules using it (a delete is refused with CALENDAR_IN_USE while any does).
+     */
     get: operations['getCalendarsByName'];
     /**
      * Create or replace a calendar
@@ -1204,6 +1207,26 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
+    };
+    CalendarDetail: {
+      name: string;
+      tz: string;
+      dates: components['schemas']['CalendarDate'][];
+      workingDays: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description: string | null;
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+      /** @description the keys of up to 10 schedules (by key) whose exclude or businessDays names the calendar */
+      usedBy: string[];
     };
     CalendarImport: {
       name: string;
@@ -5008,7 +5031,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Calendar'];
+          'application/json': components['schemas']['CalendarDetail'];
         };
       };
       /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
@@ -6935,6 +6958,9 @@ export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
 > = ['POST', 'PUT', 'PATCH'];
 export const calendarWorkingDaysAnyOf0Values: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Calendar']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const calendarDetailWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarDetail']['workingDays']
 > = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export const calendarImportWorkingDaysAnyOf0Values: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CalendarImport']['workingDays']

@@ -37,6 +37,7 @@ export type OccurrenceOverride = Schemas['OccurrenceOverride'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 export type Alert = Schemas['Alert'];
 export type Calendar = Schemas['Calendar'];
+export type CalendarDetail = Schemas['CalendarDetail'];
 export type CalendarDate = Schemas['CalendarDate'];
 export type CalendarInput = Schemas['PutCalendarInput'];
 export type CalendarImportInput = Schemas['ImportCalendarInput'];
@@ -174,7 +175,8 @@ export interface Api {
   ): Promise<{ items: Alert[] }>;
   /** The tenant's calendars, by name. */
   calendars(signal?: AbortSignal): Promise<{ items: Calendar[] }>;
-  getCalendar(name: string, signal?: AbortSignal): Promise<Calendar>;
+  /** A calendar with the keys of up to 10 schedules using it. */
+  getCalendar(name: string, signal?: AbortSignal): Promise<CalendarDetail>;
   putCalendar(name: string, body: CalendarInput, expectedVersion?: number): Promise<Calendar>;
   /** Creates or replaces a calendar from an .ics text's all-day events. */
   importCalendar(name: string, body: CalendarImportInput, expectedVersion?: number): Promise<CalendarImport>;

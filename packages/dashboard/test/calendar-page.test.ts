@@ -7,7 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type Api, type Calendar, type CalendarRevision } from '../src/api.ts';
+import { ApiError, type Api, type CalendarDetail as Detail, type CalendarRevision } from '../src/api.ts';
 import { SessionContext } from '../src/lib/context.ts';
 import { createQueryClient } from '../src/lib/query.ts';
 import { CalendarDetail } from '../src/pages/CalendarDetail.tsx';
@@ -15,7 +15,7 @@ import { CalendarDetail } from '../src/pages/CalendarDetail.tsx';
 afterEach(cleanup);
 beforeEach(() => history.replaceState(null, '', '/calendars/de-holidays'));
 
-const CAL: Calendar = {
+const CAL: Detail = {
   name: 'de-holidays',
   tz: 'Europe/Berlin',
   dates: [
@@ -27,6 +27,7 @@ const CAL: Calendar = {
   version: 2,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
+  usedBy: ['reports.daily'],
 };
 
 const REVISIONS: CalendarRevision[] = [
@@ -89,6 +90,9 @@ describe('CalendarDetail', () => {
     expect(rows.map((r) => r.getAttribute('data-start'))).toEqual(['2026-12-24', '2027-01-01']);
     expect(rows[0]!.textContent).toContain('Weihnachten');
     expect(rows[0]!.textContent).toContain('3');
+    expect(screen.getByTestId('calendar-used-by').querySelector('a')?.getAttribute('href')).toBe(
+      '/schedules/reports.daily',
+    );
 
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2027-05-01' } });
     fireEvent.change(screen.getByLabelText('To (optional)'), { target: { value: '2027-04-01' } });

@@ -501,6 +501,11 @@ export class TenantApi {
     });
   }
 
+  /** The keys of up to `limit` schedules (by key) whose `exclude` or `businessDays` names the calendar. */
+  calendarUsers(name: string, limit = 10): Promise<string[]> {
+    return calendarStoreOf(this.store).calendarUsers(this.tenantId, name, limit);
+  }
+
   /**
    * The calendar's revisions, newest first (kept after a delete; at most REVISIONS_KEPT per name).
    * CALENDAR_NOT_FOUND when the name has no calendar and no revision.

@@ -1,4 +1,4 @@
-// One calendar: its zone, working days and version; a Dates tab (its dates and labels, sorted, ranges as
+// One calendar: its zone, working days, version and the schedules using it; a Dates tab (its dates and labels, sorted, ranges as
 // ranges, with add and remove; its zone, working days and description; the import of an .ics file) and a
 // History tab (its revisions, with rollback); and its deletion, which the service refuses while a schedule
 // uses the calendar (CALENDAR_IN_USE: the schedules are named, with links).
@@ -95,6 +95,22 @@ export function CalendarDetail({ name }: { name: string }) {
             <dd>{workingDaysText(c.workingDays)}</dd>
             <dt>Version</dt>
             <dd data-testid="calendar-version">{c.version}</dd>
+            <dt>Used by</dt>
+            <dd data-testid="calendar-used-by">
+              {c.usedBy.length === 0 ? (
+                <span className="muted">no schedule</span>
+              ) : (
+                c.usedBy.map((k, i) => (
+                  <span key={k}>
+                    {i > 0 && ', '}
+                    <Link href={paths.schedule(k)} className="key">
+                      {k}
+                    </Link>
+                  </span>
+                ))
+              )}
+              {c.usedBy.length === 10 && <span className="muted"> and maybe more</span>}
+            </dd>
             {c.description && (
               <>
                 <dt>Description</dt>

@@ -132,6 +132,9 @@ describeInChromium('dashboard calendars in a browser', () => {
       }),
     });
     expect(res.status).toBe(201);
+    // The page lists the schedule using it (on its next refresh; a reload shows it at once).
+    await page.reload();
+    await page.getByTestId('calendar-used-by').getByRole('link', { name: 'daily.report' }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete calendar office?' })

@@ -59,6 +59,8 @@ export interface CalendarStore {
    * `exclude` or `businessDays` names it. Nothing changes when refused; a delete writes a `deleted` revision.
    */
   deleteCalendar(tenantId: string, name: string, opts: DeleteCalendarOptions): Promise<void>;
+  /** The keys of up to `limit` schedules whose `exclude` or `businessDays` names the calendar, by key. */
+  calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]>;
   /** The name's revisions, newest first, including those of a deleted calendar with this name. */
   listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>>;
   /** The newest revision of this name with this version (undefined when none is kept). */

@@ -92,6 +92,7 @@ describe('POST /v1/calendars/{name}/rollback', () => {
     await req('PUT', '/v1/calendars/off', V1);
     await req('PUT', '/v1/schedules/k', scheduleBody({ spec: '20 9 * * *', tz: 'UTC', exclude: ['off'] }));
     await req('PUT', '/v1/calendars/off', V2);
+    expect(json(await req('GET', '/v1/calendars/off')).usedBy).toEqual(['k']);
     // 09:19:55: today is no longer excluded, so the 09:20 run is queued.
     await t.clock.advance(20 * MINUTE - 5_000);
     const runs = async () =>
@@ -166,6 +167,7 @@ describe('POST /v1/calendars/{name}/rollback', () => {
   it('brings a deleted calendar back, continuing its version numbers', async () => {
     t = await testApp();
     await req('PUT', '/v1/calendars/off', V1);
+    expect(json(await req('GET', '/v1/calendars/off')).usedBy).toEqual([]);
     await req('DELETE', '/v1/calendars/off');
     expect((await req('GET', '/v1/calendars/off')).statusCode).toBe(404);
     const res = json(await req('POST', '/v1/calendars/off/rollback', { version: 1 }));

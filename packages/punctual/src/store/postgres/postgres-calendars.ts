@@ -21,6 +21,7 @@ import { firstCalendarVersion, insertCalendarRevision } from './postgres-calenda
 import type { RunRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
+import type { PgQueryable } from './postgres-driver.js';
 
 const COLUMNS = 'tenant_id, name, tz, dates, working_days, description, version, created_at, updated_at';
 
@@ -88,6 +89,33 @@ export async function putCalendar(db: PgDb, req: PutCalendarRequest): Promise<Pu
   });
 }
 
+/** The keys of up to `limit` schedules naming the calendar in `exclude` or `businessDays`. */
+export async function usersOf(
+  db: PgDb,
+  c: PgQueryable,
+  tenantId: string,
+  name: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await c.query<{ key: string }>(
+    `SELECT key FROM ${db.s}.schedules
+     WHERE tenant_id = $1 AND calendar_rules IS NOT NULL
+       AND (calendar_rules->'exclude' ? $2 OR calendar_rules->'businessDays'->>'calendar' = $2)
+     ORDER BY key LIMIT $3`,
+    [tenantId, name, limit],
+  );
+  return rows.map((r) => r.key);
+}
+
+export async function calendarUsers(
+  db: PgDb,
+  tenantId: string,
+  name: string,
+  limit: number,
+): Promise<string[]> {
+  return db.tx((c) => usersOf(db, c, tenantId, name, limit));
+}
+
 export async function deleteCalendar(
   db: PgDb,
   tenantId: string,
@@ -104,18 +132,8 @@ export async function deleteCalendar(
     if (expectedVersion !== undefined && Number(rows[0].version) !== expectedVersion) {
       throw calendarVersionConflict(name, expectedVersion, Number(rows[0].version));
     }
-    const { rows: users } = await c.query<{ key: string }>(
-      `SELECT key FROM ${db.s}.schedules
-       WHERE tenant_id = $1 AND calendar_rules IS NOT NULL
-         AND (calendar_rules->'exclude' ? $2 OR calendar_rules->'businessDays'->>'calendar' = $2)
-       ORDER BY key LIMIT 10`,
-      [tenantId, name],
-    );
-    if (users.length > 0)
-      throw calendarInUse(
-        name,
-        users.map((u) => u.key),
-      );
+    const users = await usersOf(db, c, tenantId, name, 10);
+    if (users.length > 0) throw calendarInUse(name, users);
     await c.query(`DELETE FROM ${db.s}.calendars WHERE tenant_id = $1 AND name = $2`, [tenantId, name]);
     const note = { actor: opts.actor };
     await insertCalendarRevision(

@@ -536,6 +536,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return calendars.deleteCalendar(await this.#conn(), tenantId, name, opts);
   }
 
+  async calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]> {
+    return calendars.calendarUsers(await this.#conn(), tenantId, name, limit);
+  }
+
   async listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>> {
     return calendarRevisions.listCalendarRevisions(await this.#conn(), q);
   }

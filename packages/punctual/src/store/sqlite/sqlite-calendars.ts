@@ -41,7 +41,7 @@ const USERS = `
   WHERE tenant_id = @tenantId AND calendar_rules IS NOT NULL AND (
     json_extract(calendar_rules, '$.businessDays.calendar') = @name OR
     EXISTS (SELECT 1 FROM json_each(calendar_rules, '$.exclude') e WHERE e.value = @name))
-  ORDER BY key LIMIT 10`;
+  ORDER BY key LIMIT @limit`;
 
 export function getCalendar(sql: SqliteDatabase, tenantId: string, name: string): Calendar | undefined {
   const row = sql.read(() => sql.stmt(GET).get(tenantId, name)) as CalendarRow | undefined;
@@ -81,6 +81,15 @@ export function putCalendar(sql: SqliteDatabase, req: PutCalendarRequest): PutCa
   });
 }
 
+/** The keys of up to `limit` schedules naming the calendar in `exclude` or `businessDays`. */
+export function usersOf(sql: SqliteDatabase, tenantId: string, name: string, limit: number): string[] {
+  return (sql.stmt(USERS).all({ tenantId, name, limit }) as { key: string }[]).map((r) => r.key);
+}
+
+export function calendarUsers(sql: SqliteDatabase, tenantId: string, name: string, limit: number): string[] {
+  return sql.read(() => usersOf(sql, tenantId, name, limit));
+}
+
 export function deleteCalendar(
   sql: SqliteDatabase,
   tenantId: string,
@@ -94,7 +103,7 @@ export function deleteCalendar(
     if (expectedVersion !== undefined && row.version !== expectedVersion) {
       throw calendarVersionConflict(name, expectedVersion, row.version);
     }
-    const users = (sql.stmt(USERS).all({ tenantId, name }) as { key: string }[]).map((r) => r.key);
+    const users = usersOf(sql, tenantId, name, 10);
     if (users.length > 0) throw calendarInUse(name, users);
     sql.stmt(DELETE).run(tenantId, name);
     const note = { actor: opts.actor };

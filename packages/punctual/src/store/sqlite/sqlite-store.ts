@@ -450,6 +450,10 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     return calendars.deleteCalendar(this.sql, tenantId, name, opts);
   }
 
+  async calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]> {
+    return calendars.calendarUsers(this.sql, tenantId, name, limit);
+  }
+
   async listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>> {
     return calendarRevisions.listCalendarRevisions(this.sql, q);
   }

@@ -94,11 +94,24 @@ export function calendarTests(ctx: Ctx): void {
       'CALENDAR_IN_USE',
     );
     expect(d).toMatchObject({ name: 'de-holidays', schedules: [s.key] });
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual([s.key]);
+    expect(await store().calendarUsers(TENANT, 'work', 10)).toEqual([s.key]);
+    expect(await store().calendarUsers(OTHER_TENANT, 'de-holidays', 10)).toEqual([]);
     await rejectsWithCode(store().deleteCalendar(TENANT, 'work', { now: T0 }), 'CALENDAR_IN_USE');
     // Once the schedule no longer names it, it can go.
     await create(store(), { calendarRules: null }, { now: T0 + 1 });
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual([]);
     await store().deleteCalendar(TENANT, 'de-holidays', { now: T0 });
     expect(await store().getCalendar(TENANT, 'de-holidays')).toBeUndefined();
+  });
+
+  it('lists the schedules using a calendar by key, up to the limit', async () => {
+    await put(HOLIDAYS);
+    const rules = { exclude: ['de-holidays'], businessDays: null };
+    for (const key of ['c', 'a', 'b']) await create(store(), { key, calendarRules: rules });
+    await create(store(), { key: 'other', calendarRules: { exclude: ['de'], businessDays: null } });
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual(['a', 'b', 'c']);
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 2)).toEqual(['a', 'b']);
   });
 
   it('re-plans the pending runs of the schedules using a calendar, never a started one', async () => {

@@ -44,11 +44,20 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Read a calendar: its dates with their labels and its working days',
+        description:
+          '`usedBy` names up to 10 schedules using it (a delete is refused with CALENDAR_IN_USE while any does).',
         params: s.calendarParams,
-        response: { 200: s.calendar, ...s.errors(404) },
+        response: { 200: s.calendarDetail, ...s.errors(404) },
       },
     },
-    async (request) => calendarView(await request.api.calendar(request.params.name)),
+    async (request) => {
+      const { name } = request.params;
+      const [calendar, usedBy] = await Promise.all([
+        request.api.calendar(name),
+        request.api.calendarUsers(name, 10),
+      ]);
+      return { ...calendarView(calendar), usedBy };
+    },
   );
 
   app.put(
