@@ -142,6 +142,7 @@ describe('calendars commands', () => {
       exclude: ['office'],
       businessDays: { calendar: 'shop', roll: 'next' },
     });
+    expect((await run(calendarsGet, { env, name: 'office' })).out).toContain('used by: daily-report\n');
     const refused = await run(calendarsRemove, { env, name: 'office', json: true });
     expect(refused.code).not.toBe(0);
     expect(refused.out + refused.err).toContain('CALENDAR_IN_USE');
