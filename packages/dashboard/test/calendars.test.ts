@@ -75,8 +75,10 @@ describe('calendar helpers', () => {
       issues: [{ field: 'dates.2.label', message: 'too long' }],
     });
     expect(dateErrors(schema, 2).fields).toEqual({ label: 'Too long' });
-    const other = new ApiError(409, 'VERSION_CONFLICT', 'stale', {});
-    expect(dateErrors(other, 2)).toMatchObject({ fields: {} });
-    expect(dateErrors(other, 2).general).toContain('Reload');
+    const other = new ApiError(409, 'VERSION_CONFLICT', 'stale', { name: 'de-holidays', expected: 4 });
+    expect(dateErrors(other, 2)).toEqual({
+      fields: {},
+      general: 'Someone changed this calendar since you opened it. Reload it to see the new version.',
+    });
   });
 });
