@@ -559,7 +559,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read a calendar: its dates with their labels and its working days */
+    /**
+     * Read a calendar: its dates with their labels and its working days
+     * @description `usedBy` names up to 10 schedules using it (a delete is refused with CALENDAR_IN_USE while any does).
+     */
     get: operations['getCalendarsByName'];
     /**
      * Create or replace a calendar
@@ -567,7 +570,10 @@ export interface paths {
      */
     put: operations['putCalendarsByName'];
     post?: never;
-    /** Delete a calendar (refused with CALENDAR_IN_USE while a schedule names it) */
+    /**
+     * Delete a calendar (refused with CALENDAR_IN_USE while a schedule names it)
+     * @description Its revisions are kept (a `deleted` one is added): GET /v1/calendars/{name}/revisions still lists them and a rollback brings the calendar back; one created again continues the version numbers.
+     */
     delete: operations['deleteCalendarsByName'];
     options?: never;
     head?: never;
@@ -588,6 +594,66 @@ export interface paths {
      * @description DTSTART;VALUE=DATE events (DTEND exclusive), multi-day ranges and yearly RRULEs (expanded over horizonYears) become dates labelled with their SUMMARY; events on the same days are merged. Other events are listed in `skipped`.
      */
     post: operations['postCalendarsByNameImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendars/{name}/revisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a calendar's revisions
+     * @description Newest first: each change (created, updated, rolledBack, deleted) with its version, instant, actor and diff (dates added and removed with their labels, working days, zone, description). Kept after a delete; at most the newest 100 per name. 404 CALENDAR_NOT_FOUND when the name has no calendar and no revision.
+     */
+    get: operations['getCalendarsByNameRevisions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendars/{name}/revisions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get one version of a calendar, with its full content
+     * @description The newest revision of that version; 404 REVISION_UNKNOWN when none is kept.
+     */
+    get: operations['getCalendarsByNameRevisionsByVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendars/{name}/rollback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore the exact content of an earlier version of a calendar as a new version
+     * @description The dates, labels, working days, zone and description of `version` are put again as a new version (revision rolledBack) and the pending runs of every schedule using the calendar are planned again, as for any change; a deleted calendar comes back. When that content is the current one nothing is written (changed: false). 404 REVISION_UNKNOWN when the version is not kept, with nothing changed. If-Match: the current version expected (409 VERSION_CONFLICT).
+     */
+    post: operations['postCalendarsByNameRollback'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1162,6 +1228,26 @@ export interface components {
        */
       updatedAt: string;
     };
+    CalendarDetail: {
+      name: string;
+      tz: string;
+      dates: components['schemas']['CalendarDate'][];
+      workingDays: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      description: string | null;
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      updatedAt: string;
+      /** @description the keys of up to 10 schedules (by key) whose exclude or businessDays names the calendar */
+      usedBy: string[];
+    };
     CalendarImport: {
       name: string;
       tz: string;
@@ -1535,6 +1621,73 @@ export interface components {
        */
       updatedAt: string;
     };
+    /** @description only the parts that differ from the version before */
+    CalendarDiff: {
+      /** @description dates and ranges, with their labels, in one version only; a relabel is both */
+      dates?: {
+        added: components['schemas']['CalendarDate'][];
+        removed: components['schemas']['CalendarDate'][];
+      };
+      workingDays?: {
+        from: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+        to: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+      };
+      tz?: {
+        from: string | null;
+        to: string | null;
+      };
+      description?: {
+        from: string | null;
+        to: string | null;
+      };
+    };
+    CalendarRevision: {
+      name: string;
+      /** @description the version after the change (a delete: the version deleted) */
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      /** @description who made it: apiKey:<id> (with the key name), library... */
+      actor: string | null;
+      /** @enum {string} */
+      change: 'created' | 'updated' | 'deleted' | 'rolledBack';
+      /** @description the version a rollback restored */
+      fromVersion: number | null;
+      diff: components['schemas']['CalendarDiff'];
+    };
+    CalendarRevisionDetail: {
+      name: string;
+      /** @description the version after the change (a delete: the version deleted) */
+      version: number;
+      /**
+       * Format: date-time
+       * @example 2026-01-05T09:00:00.000Z
+       */
+      at: string;
+      /** @description who made it: apiKey:<id> (with the key name), library... */
+      actor: string | null;
+      /** @enum {string} */
+      change: 'created' | 'updated' | 'deleted' | 'rolledBack';
+      /** @description the version a rollback restored */
+      fromVersion: number | null;
+      diff: components['schemas']['CalendarDiff'];
+      /** @description the full content of that version: what a rollback restores */
+      content: {
+        tz: string;
+        dates: components['schemas']['CalendarDate'][];
+        workingDays: ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[] | null;
+        description: string | null;
+      };
+    };
+    CalendarRollbackResult: {
+      calendar: components['schemas']['Calendar'];
+      /** @description false: that content is the current one; nothing was written (no new version) */
+      changed: boolean;
+      fromVersion: number;
+    };
     Alert: {
       id: string;
       /** @enum {string} */
@@ -1618,21 +1771,6 @@ export interface components {
        * @example 2026-01-05T09:00:00.000Z
        */
       updatedAt: string;
-    };
-    MetricsSnapshot: {
-      /**
-       * Format: date-time
-       * @description when the values were read
-       */
-      at: string;
-      samples: {
-        /** @description series name; histograms give name_bucket, name_sum, name_count */
-        name: string;
-        labels: {
-          [key: string]: string;
-        };
-        value: number;
-      }[];
     };
     OccurrenceOverride: {
       /**
@@ -1814,6 +1952,21 @@ export interface components {
       cancelledTruncated: boolean;
       /** @description the occurrence overrides the change would drop (their occurrences are gone) */
       droppedOverrides: components['schemas']['OccurrenceOverride'][];
+    };
+    MetricsSnapshot: {
+      /**
+       * Format: date-time
+       * @description when the values were read
+       */
+      at: string;
+      samples: {
+        /** @description series name; histograms give name_bucket, name_sum, name_count */
+        name: string;
+        labels: {
+          [key: string]: string;
+        };
+        value: number;
+      }[];
     };
   };
   responses: never;
@@ -4989,7 +5142,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Calendar'];
+          'application/json': components['schemas']['CalendarDetail'];
         };
       };
       /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
@@ -5348,6 +5501,309 @@ export interface operations {
       };
       /** @description UNAUTHORIZED: no valid API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a conflict: VERSION_CONFLICT, RUN_NOT_CANCELLABLE, ... */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description BODY_TOO_LARGE (or a key-value value over its limit) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCalendarsByNameRevisions: {
+    parameters: {
+      query?: {
+        /** @description nextCursor of the previous page */
+        cursor?: string;
+        /** @description page size, 1-1000 (default 100) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['CalendarRevision'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCalendarsByNameRevisionsByVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarRevisionDetail'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description URI_TOO_LONG: a path segment longer than any key or id */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED or QUOTA_EXCEEDED (Retry-After when waiting helps) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INTERNAL: the service failed (never caused by request content) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_READY: starting, stopping, or the database does not answer (Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postCalendarsByNameRollback: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description the version the update expects: 3, "3" or W/"3" (409 VERSION_CONFLICT when stale) */
+        'if-match'?: string;
+      };
+      path: {
+        /** @description 1-100 letters, digits and . _ - (starting with a letter or digit) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarRollbackResult'];
+        };
+      };
+      /** @description VALIDATION_FAILED, MALFORMED_JSON or MALFORMED_REQUEST, or a library code for invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no valid API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description a library NOT_FOUND code (the schedule, run, key or tenant does not exist) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -6617,6 +7073,9 @@ export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
 export const calendarWorkingDaysAnyOf0Values: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Calendar']['workingDays']
 > = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const calendarDetailWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarDetail']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export const calendarImportWorkingDaysAnyOf0Values: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CalendarImport']['workingDays']
 > = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -6678,6 +7137,21 @@ export const previewDroppedReasonValues: ReadonlyArray<
 export const tenantStateValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Tenant']['state']
 > = ['active', 'disabled'];
+export const calendarDiffWorkingDaysFromAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarDiff']['workingDays']['from']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const calendarDiffWorkingDaysToAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarDiff']['workingDays']['to']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const calendarRevisionChangeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarRevision']['change']
+> = ['created', 'updated', 'deleted', 'rolledBack'];
+export const calendarRevisionDetailChangeValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarRevisionDetail']['change']
+> = ['created', 'updated', 'deleted', 'rolledBack'];
+export const calendarRevisionDetailContentWorkingDaysAnyOf0Values: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CalendarRevisionDetail']['content']['workingDays']
+> = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Alert']['kind']> = [
   'expectation_breached',
   'heartbeat_missed',

@@ -6,6 +6,7 @@
 
 import createClient from 'openapi-fetch';
 import {
+  calendarWorkingDaysAnyOf0Values,
   pathsV1SchedulesGetParametersQueryTargetValues,
   runStateValues,
   scheduleStateValues,
@@ -35,6 +36,17 @@ export type Occurrence = Schemas['Occurrence'];
 export type OccurrenceOverride = Schemas['OccurrenceOverride'];
 export type MetricsSnapshot = Schemas['MetricsSnapshot'];
 export type Alert = Schemas['Alert'];
+export type Calendar = Schemas['Calendar'];
+export type CalendarDetail = Schemas['CalendarDetail'];
+export type CalendarDate = Schemas['CalendarDate'];
+export type CalendarInput = Schemas['PutCalendarInput'];
+export type CalendarImportInput = Schemas['ImportCalendarInput'];
+export type CalendarImport = Schemas['CalendarImport'];
+export type CalendarRevision = Schemas['CalendarRevision'];
+export type CalendarRollback = Schemas['CalendarRollbackResult'];
+export type Weekday = NonNullable<Calendar['workingDays']>[number];
+/** The days of the week a calendar's working days name, Monday first, from the OpenAPI document. */
+export const WEEKDAYS: readonly Weekday[] = calendarWorkingDaysAnyOf0Values as readonly Weekday[];
 
 /** Every target kind the service accepts, from its OpenAPI document. */
 export const TARGET_KINDS = pathsV1SchedulesGetParametersQueryTargetValues;
@@ -163,6 +175,21 @@ export interface Api {
     q: { state?: Alert['state']; schedule?: string; limit?: number },
     signal?: AbortSignal,
   ): Promise<{ items: Alert[] }>;
+  /** The tenant's calendars, by name. */
+  calendars(signal?: AbortSignal): Promise<{ items: Calendar[] }>;
+  /** A calendar with the keys of up to 10 schedules using it. */
+  getCalendar(name: string, signal?: AbortSignal): Promise<CalendarDetail>;
+  putCalendar(name: string, body: CalendarInput, expectedVersion?: number): Promise<Calendar>;
+  /** Creates or replaces a calendar from an .ics text's all-day events. */
+  importCalendar(name: string, body: CalendarImportInput, expectedVersion?: number): Promise<CalendarImport>;
+  deleteCalendar(name: string, expectedVersion?: number): Promise<void>;
+  /** The calendar's revisions, newest first. */
+  calendarRevisions(
+    name: string,
+    q: { cursor?: string; limit?: number },
+    signal?: AbortSignal,
+  ): Promise<Page<CalendarRevision>>;
+  rollbackCalendar(name: string, version: number): Promise<CalendarRollback>;
 }
 
 /** The ApiError for a non-2xx answer and its (possibly absent or non-JSON) body. */
@@ -226,6 +253,7 @@ export function createApi(opts: ApiClientOptions): Api {
   }
 
   const key = (k: string) => ({ path: { key: k } });
+  const cal = (n: string) => ({ path: { name: n } });
   const id = (i: string) => ({ path: { id: i } });
   const ifMatch = (v: number | undefined) => (v === undefined ? {} : { 'if-match': String(v) });
 
@@ -294,6 +322,34 @@ export function createApi(opts: ApiClientOptions): Api {
           body,
         }),
       ),
+    calendars: (signal) => unwrap(client.GET('/v1/calendars', { signal })),
+    getCalendar: (n, signal) => unwrap(client.GET('/v1/calendars/{name}', { params: cal(n), signal })),
+    putCalendar: (n, body, expectedVersion) =>
+      unwrap(
+        client.PUT('/v1/calendars/{name}', {
+          params: { ...cal(n), header: ifMatch(expectedVersion) as never },
+          body,
+        }),
+      ),
+    importCalendar: (n, body, expectedVersion) =>
+      unwrap(
+        client.POST('/v1/calendars/{name}/import', {
+          params: { ...cal(n), header: ifMatch(expectedVersion) as never },
+          body,
+        }),
+      ),
+    deleteCalendar: async (n, expectedVersion) => {
+      await unwrap(
+        client.DELETE('/v1/calendars/{name}', {
+          params: { ...cal(n), header: ifMatch(expectedVersion) as never },
+          parseAs: 'text',
+        }),
+      );
+    },
+    calendarRevisions: (n, q, signal) =>
+      unwrap(client.GET('/v1/calendars/{name}/revisions', { params: { ...cal(n), query: q }, signal })),
+    rollbackCalendar: (n, version) =>
+      unwrap(client.POST('/v1/calendars/{name}/rollback', { params: cal(n), body: { version } })),
     removeOverride: async (k, instant) => {
       await unwrap(
         client.DELETE('/v1/schedules/{key}/occurrences/{instant}', {

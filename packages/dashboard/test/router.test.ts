@@ -11,6 +11,9 @@ describe('matchRoute', () => {
     expect(matchRoute(paths.runs())).toEqual({ name: 'runs' });
     expect(matchRoute(paths.health())).toEqual({ name: 'health' });
     expect(matchRoute(paths.run('r_01H'))).toEqual({ name: 'run', id: 'r_01H' });
+    expect(matchRoute(paths.calendars())).toEqual({ name: 'calendars' });
+    expect(matchRoute(paths.calendar('de-holidays'))).toEqual({ name: 'calendar', calendar: 'de-holidays' });
+    expect(matchRoute('/calendars/a/b')).toEqual({ name: 'notFound' });
   });
 
   it('round-trips keys with every allowed character', () => {

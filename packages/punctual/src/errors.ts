@@ -61,7 +61,7 @@ export const ERROR_CODES = {
   RUN_NOT_FOUND: 'no run with that id for this tenant',
   VERSION_CONFLICT: 'the schedule changed since the version the caller expected',
   REVISION_UNKNOWN:
-    'the schedule has no kept revision with that version (never existed, dropped by retention, or of a deleted schedule with the same key)',
+    'the schedule or calendar has no kept revision with that version (never existed, dropped by retention, or of a deleted schedule with the same key)',
   RUN_NOT_CANCELLABLE: 'the run already reached a final state',
   RUN_NOT_RERUNNABLE:
     'the run cannot run again: it is not final yet, or another run holds its occurrence (details.why)',

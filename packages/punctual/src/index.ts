@@ -160,8 +160,18 @@ export {
 } from './domain/calendar/apply-calendars.js';
 export { calendarLookup, type CalendarLookup } from './domain/calendar/calendar-lookup.js';
 export {
+  CALENDAR_REVISION_CHANGES,
+  diffCalendars,
+  type CalendarDiff,
+  type CalendarRevision,
+  type CalendarRevisionChange,
+} from './domain/calendar/calendar-revision.js';
+export { calendarInputOf, type CalendarRollbackResult } from './calendar-changes.js';
+export {
   hasCalendars,
+  type CalendarRevisionQuery,
   type CalendarStore,
+  type DeleteCalendarOptions,
   type PutCalendarRequest,
   type PutCalendarResult,
 } from './store/calendar-store.js';

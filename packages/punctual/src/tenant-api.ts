@@ -40,6 +40,13 @@ import type { ScheduleRevision } from './domain/schedule-revision.js';
 import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
 import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
 import { writeFromOf } from './domain/calendar/calendar-rules.js';
+import type { CalendarRevision } from './domain/calendar/calendar-revision.js';
+import {
+  calendarHistory,
+  calendarRevision,
+  rollbackCalendar,
+  type CalendarRollbackResult,
+} from './calendar-changes.js';
 import {
   calendarInputFromIcs,
   calendarStoreOf,
@@ -439,7 +446,6 @@ export class TenantApi {
     return rollbackSchedule(this, key, version, { ...opts, actor: actorOf(opts) });
   }
 
-  /** What a put of `input` would do (created, updated or unchanged, diff, next fire times), writing nothing. */
   /** The tenant's calendars, by name. */
   calendars(): Promise<Calendar[]> {
     return calendarStoreOf(this.store).listCalendars(this.tenantId);
@@ -456,12 +462,13 @@ export class TenantApi {
    */
   async putCalendar(
     input: CalendarInput,
-    opts: { expectedVersion?: number | undefined } = {},
+    opts: ActorOption & { expectedVersion?: number | undefined; fromVersion?: number | undefined } = {},
   ): Promise<{ calendar: Calendar; created: boolean; changed: boolean }> {
     const now = this.clock.now();
     const res = await writeCalendar(this.store, this.tenantId, input, {
       now,
       expectedVersion: opts.expectedVersion,
+      revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
     });
     if (res.changed && !res.created) {
       await rewindCalendarUsers(this.store, this.tenantId, res.calendar.name, now, (ts) => {
@@ -476,7 +483,7 @@ export class TenantApi {
   async importCalendar(
     name: string,
     ics: string,
-    opts: ImportCalendarOptions = {},
+    opts: ImportCalendarOptions & ActorOption = {},
   ): Promise<{
     calendar: Calendar;
     created: boolean;
@@ -484,7 +491,7 @@ export class TenantApi {
     skipped: { summary: string | null; why: string }[];
   }> {
     const { input, skipped } = calendarInputFromIcs(name, ics, { ...opts, now: this.clock.now() });
-    const res = await this.putCalendar(input, { expectedVersion: opts.expectedVersion });
+    const res = await this.putCalendar(input, { expectedVersion: opts.expectedVersion, actor: opts.actor });
     return { ...res, skipped };
   }
 
@@ -497,10 +504,55 @@ export class TenantApi {
     return previewCalendars(this.store, this.tenantId, rules);
   }
 
-  /** Deletes a calendar: CALENDAR_NOT_FOUND, CALENDAR_IN_USE while a schedule names it, VERSION_CONFLICT. */
-  deleteCalendar(name: string, opts: { expectedVersion?: number | undefined } = {}): Promise<void> {
-    return calendarStoreOf(this.store).deleteCalendar(this.tenantId, name, opts);
+  /**
+   * Deletes a calendar: CALENDAR_NOT_FOUND, CALENDAR_IN_USE while a schedule names it, VERSION_CONFLICT. Its
+   * revisions are kept (a `deleted` one added): a rollback brings it back.
+   */
+  deleteCalendar(
+    name: string,
+    opts: ActorOption & { expectedVersion?: number | undefined } = {},
+  ): Promise<void> {
+    return calendarStoreOf(this.store).deleteCalendar(this.tenantId, name, {
+      now: this.clock.now(),
+      expectedVersion: opts.expectedVersion,
+      actor: actorOf(opts),
+    });
   }
+
+  /** The keys of up to `limit` schedules (by key) whose `exclude` or `businessDays` names the calendar. */
+  calendarUsers(name: string, limit = 10): Promise<string[]> {
+    return calendarStoreOf(this.store).calendarUsers(this.tenantId, name, limit);
+  }
+
+  /**
+   * The calendar's revisions, newest first (kept after a delete; at most REVISIONS_KEPT per name).
+   * CALENDAR_NOT_FOUND when the name has no calendar and no revision.
+   */
+  calendarHistory(
+    name: string,
+    page: { cursor?: string; limit?: number } = {},
+  ): Promise<Page<CalendarRevision>> {
+    return calendarHistory(this, name, { cursor: page.cursor, limit: clampLimit(page.limit) });
+  }
+
+  /** The revision of this version of the calendar; REVISION_UNKNOWN when none is kept. */
+  calendarRevision(name: string, version: number): Promise<CalendarRevision> {
+    return calendarRevision(this, name, version);
+  }
+
+  /**
+   * Restores the exact content of an earlier version of a calendar as a new version (revision `rolledBack`)
+   * and re-plans the schedules using it; unchanged (no new version) when that content is the current one.
+   */
+  rollbackCalendar(
+    name: string,
+    version: number,
+    opts: ActorOption & { expectedVersion?: number | undefined } = {},
+  ): Promise<CalendarRollbackResult> {
+    return rollbackCalendar(this, name, version, { ...opts, actor: actorOf(opts) });
+  }
+
+  /** What a put of `input` would do (created, updated or unchanged, diff, next fire times), writing nothing. */
 
   dryRun(input: ScheduleInput, opts: { expectedVersion?: number | undefined } = {}): Promise<DryRunResult> {
     return dryRunPut(this, input, opts);

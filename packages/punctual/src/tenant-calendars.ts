@@ -19,6 +19,7 @@ import {
 import { parseIcs } from './domain/calendar/ics-import.js';
 import { calendarNamesOf, parseCalendarRules } from './domain/calendar/calendar-rules.js';
 import type { ScheduleDraft, ScheduleInput } from './domain/schedule.js';
+import type { RevisionNote } from './domain/schedule-revision.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { PunctualError } from './errors.js';
 import {
@@ -115,7 +116,7 @@ export async function writeCalendar(
   store: Store,
   tenantId: string,
   input: CalendarInput,
-  opts: { now: number; expectedVersion?: number | undefined },
+  opts: { now: number; expectedVersion?: number | undefined; revision?: RevisionNote | undefined },
 ): Promise<PutCalendarResult> {
   const draft = normalizeCalendar(input);
   return calendarStoreOf(store).putCalendar({
@@ -123,6 +124,7 @@ export async function writeCalendar(
     draft,
     now: opts.now,
     expectedVersion: opts.expectedVersion,
+    revision: opts.revision,
   });
 }
 

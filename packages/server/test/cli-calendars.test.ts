@@ -17,6 +17,7 @@ import {
   calendarsPut,
   calendarsRemove,
 } from '../src/cli/commands/calendars.js';
+import { calendarsRevisions, calendarsRollback } from '../src/cli/commands/calendars-history.js';
 import { preview } from '../src/cli/commands/preview.js';
 import type { CliIo } from '../src/cli/io.js';
 import { loadConfig } from '../src/config.js';
@@ -141,6 +142,7 @@ describe('calendars commands', () => {
       exclude: ['office'],
       businessDays: { calendar: 'shop', roll: 'next' },
     });
+    expect((await run(calendarsGet, { env, name: 'office' })).out).toContain('used by: daily-report\n');
     const refused = await run(calendarsRemove, { env, name: 'office', json: true });
     expect(refused.code).not.toBe(0);
     expect(refused.out + refused.err).toContain('CALENDAR_IN_USE');
@@ -158,6 +160,37 @@ describe('calendars commands', () => {
     expect(await unknown.json()).toMatchObject({
       error: { code: 'CALENDAR_UNKNOWN', details: { field: 'exclude[0]' } },
     });
+  });
+});
+
+describe('calendars revisions and rollback', () => {
+  it('lists the dates each change added and removed, and rolls back to an earlier version', async () => {
+    const put = (dates: unknown[]) =>
+      writeFileSync(join(dir, 'team.json'), JSON.stringify({ name: 'team', tz: 'UTC', dates }));
+    put([{ start: '2027-02-01', end: '2027-02-03', label: 'Offsite' }]);
+    await run(calendarsPut, { env, name: 'team', file: join(dir, 'team.json') });
+    put(['2027-03-01']);
+    await run(calendarsPut, { env, name: 'team', file: join(dir, 'team.json') });
+    const history = await run(calendarsRevisions, { env, name: 'team' });
+    expect(history.err).toBe('');
+    const lines = history.out.split('\n');
+    expect(lines[0]).toMatch(/^version 2 {2}\S+ {2}updated {2}by apiKey:/);
+    expect(lines.slice(1, 3)).toEqual(['    + 2027-03-01', '    - 2027-02-01..2027-02-03 Offsite']);
+    expect(history.out).toContain('version 1  ');
+    expect(history.out).toContain('    tz: null -> "UTC"\n');
+
+    const back = await run(calendarsRollback, { env, name: 'team', version: '1' });
+    expect(back.out).toBe('punctual: rolled calendar team back to the content of version 1, now version 3\n');
+    const got = parse((await run(calendarsGet, { env, name: 'team', json: true })).out);
+    expect(got.dates).toEqual([{ start: '2027-02-01', end: '2027-02-03', label: 'Offsite' }]);
+    const json = parse((await run(calendarsRevisions, { env, name: 'team', json: true, limit: 1 })).out);
+    expect(json.items).toMatchObject([{ version: 3, change: 'rolledBack', fromVersion: 1 }]);
+
+    const missing = await run(calendarsRollback, { env, name: 'team', version: '9' });
+    expect(missing.code).not.toBe(0);
+    expect(missing.err).toContain('REVISION_UNKNOWN');
+    const bad = await run(calendarsRollback, { env, name: 'team', version: 'x' });
+    expect(bad.code).not.toBe(0);
   });
 });
 

@@ -7,6 +7,8 @@ import { SessionContext, type Session } from '../lib/context.ts';
 import { describeError } from '../lib/errors.ts';
 import { createQueryClient } from '../lib/query.ts';
 import { matchRoute, useLocation } from '../lib/router.ts';
+import { CalendarDetail } from '../pages/CalendarDetail.tsx';
+import { Calendars } from '../pages/Calendars.tsx';
 import { Health } from '../pages/Health.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Layout } from './Layout.tsx';
@@ -62,6 +64,10 @@ function Page() {
       return <Runs />;
     case 'run':
       return <RunDetail key={route.id} id={route.id} />;
+    case 'calendars':
+      return <Calendars />;
+    case 'calendar':
+      return <CalendarDetail key={route.calendar} name={route.calendar} />;
     case 'health':
       return <Health />;
     default:

@@ -14,6 +14,7 @@ const NAV = [
     match: (p: string) => p === '/' || p.startsWith('/schedules') || p === '/new',
   },
   { href: paths.runs(), label: 'Runs', match: (p: string) => p.startsWith('/runs') },
+  { href: paths.calendars(), label: 'Calendars', match: (p: string) => p.startsWith('/calendars') },
   { href: paths.health(), label: 'Health', match: (p: string) => p === '/health' },
 ];
 

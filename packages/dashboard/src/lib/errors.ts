@@ -79,8 +79,11 @@ export function describeError(e: unknown): string {
         return e.message;
       case 'UNAUTHORIZED':
         return 'The API key is not valid (or was revoked). Sign in again.';
-      case 'VERSION_CONFLICT':
-        return 'Someone changed this schedule since you opened it. Reload it to see the new version.';
+      case 'VERSION_CONFLICT': {
+        // A calendar's conflict names the calendar (`name`), a schedule's its key.
+        const what = e.details.key === undefined && e.details.name !== undefined ? 'calendar' : 'schedule';
+        return `Someone changed this ${what} since you opened it. Reload it to see the new version.`;
+      }
       case 'RATE_LIMITED':
         return 'Too many requests for this tenant; retrying shortly.';
       default:

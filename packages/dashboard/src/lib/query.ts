@@ -43,6 +43,8 @@ export const queryKeys = {
   runs: (q: object) => ['api', 'runs', q] as const,
   run: (id: string) => ['api', 'run', id] as const,
   metrics: ['api', 'metrics'] as const,
+  calendars: ['api', 'calendars'] as const,
+  calendar: (name: string) => ['api', 'calendar', name] as const,
 };
 
 export interface Polled<T> {

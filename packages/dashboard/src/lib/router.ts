@@ -11,6 +11,8 @@ export type Route =
   | { name: 'scheduleEdit'; key: string }
   | { name: 'runs' }
   | { name: 'run'; id: string }
+  | { name: 'calendars' }
+  | { name: 'calendar'; calendar: string }
   | { name: 'health' }
   | { name: 'notFound' };
 
@@ -25,6 +27,9 @@ export const paths = {
   runs: (query?: Record<string, string>): string =>
     `/runs${query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`,
   run: (id: string): string => `/runs/${enc(id)}`,
+  calendars: (): string => '/calendars',
+  calendar: (name: string, tab?: 'history'): string =>
+    `/calendars/${enc(name)}${tab === undefined ? '' : `?tab=${tab}`}`,
   health: (): string => '/health',
 };
 
@@ -51,6 +56,12 @@ export function matchRoute(pathname: string): Route {
     if (c === undefined) return { name: 'schedule', key };
     if (c === 'edit') return { name: 'scheduleEdit', key };
     return { name: 'notFound' };
+  }
+  if (a === 'calendars') {
+    if (b === undefined) return { name: 'calendars' };
+    const calendar = decode(b);
+    if (calendar === null || calendar === '' || c !== undefined) return { name: 'notFound' };
+    return { name: 'calendar', calendar };
   }
   if (a === 'runs') {
     if (b === undefined) return { name: 'runs' };

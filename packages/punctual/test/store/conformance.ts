@@ -13,6 +13,7 @@ import { alertTests, hasAlerts } from './conformance/alerts.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import { calendarTests, hasCalendars } from './conformance/calendars.js';
+import { calendarRevisionTests } from './conformance/calendar-revisions.js';
 import type { Ctx } from './conformance/helpers.js';
 import { clockTests, tenancyTests } from './conformance/isolation.js';
 import { leaseTests } from './conformance/leases.js';
@@ -42,6 +43,7 @@ const GROUPS = {
   stats: statsTests,
   kv: kvTests,
   calendars: calendarTests,
+  calendarRevisions: calendarRevisionTests,
   alerts: alertTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
@@ -53,6 +55,7 @@ const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   stats: hasStats,
   kv: hasKv,
   calendars: hasCalendars,
+  calendarRevisions: hasCalendars,
   alerts: hasAlerts,
 };
 

@@ -23,6 +23,7 @@ import {
   calendarsPut,
   calendarsRemove,
 } from './commands/calendars.js';
+import { calendarsRevisions, calendarsRollback } from './commands/calendars-history.js';
 import {
   alertsGet,
   alertsList,
@@ -400,10 +401,29 @@ export function registerClient(program: Command, w: Wiring): void {
   client(
     calendars
       .command('rm')
-      .description('delete a calendar (refused while a schedule uses it)')
+      .description('delete a calendar (refused while a schedule uses it; its revisions are kept)')
       .argument('<name>'),
   ).action(async (name: string, o: Common) =>
     w.exit(await calendarsRemove({ ...args(w.env, o), name }, w.io)),
+  );
+  client(
+    calendars
+      .command('revisions')
+      .description("a calendar's revisions, newest first: who added or removed which dates, when")
+      .argument('<name>')
+      .option('--limit <n>', '1 to 1000 (default 100)')
+      .option('--cursor <cursor>', 'the next page (printed after a full page)'),
+  ).action(async (name: string, o: Common & { limit?: string; cursor?: string }) =>
+    w.exit(await calendarsRevisions({ ...args(w.env, o), name }, w.io)),
+  );
+  client(
+    calendars
+      .command('rollback')
+      .description("restore an earlier version's exact dates as a new version (schedules using it re-plan)")
+      .argument('<name>')
+      .argument('<version>'),
+  ).action(async (name: string, version: string, o: Common) =>
+    w.exit(await calendarsRollback({ ...args(w.env, o), name, version }, w.io)),
   );
 
   const tenant = program

@@ -43,6 +43,7 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { kvRoutes } from './routes/kv.js';
 import { calendarRoutes } from './routes/calendars.js';
+import { calendarRevisionRoutes } from './routes/calendar-revisions.js';
 import { alertRoutes } from './routes/alerts.js';
 import { alertChannelRoutes } from './routes/alert-channels.js';
 import { checkRoutes } from './routes/checks.js';
@@ -313,6 +314,7 @@ export function buildApp(opts: AppOptions) {
       await v1.register(tenantRoutes, { tenants, clock, webhookSecretGraceMs: config.webhookSecretGraceMs });
       if (kv) await v1.register(kvRoutes, { ...kv, clock, cursors });
       await v1.register(calendarRoutes);
+      await v1.register(calendarRevisionRoutes, { cursors });
       const store = scheduler.store;
       if (hasAlerts(store)) {
         const guard = opts.guard ?? new AddressGuard(parseCidrList(config.allowPrivateTargets ?? ''));

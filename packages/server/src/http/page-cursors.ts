@@ -8,7 +8,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { PunctualError } from 'punctual';
 
 /** Which listing a cursor pages through. */
-export type Listing = 'schedules' | 'runs' | 'kv' | 'revisions';
+export type Listing = 'schedules' | 'runs' | 'kv' | 'revisions' | 'calendarRevisions';
 
 const SIG_CHARS = 22; // 16 bytes of HMAC-SHA256 in base64url
 

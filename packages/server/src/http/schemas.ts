@@ -13,4 +13,5 @@ export * from './schemas/preview.js';
 export * from './schemas/tenant.js';
 export * from './schemas/kv.js';
 export * from './schemas/calendars.js';
+export * from './schemas/calendar-revisions.js';
 export * from './schemas/alerts.js';

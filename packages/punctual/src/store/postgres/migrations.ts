@@ -22,6 +22,7 @@ import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
 import * as m0015 from './migrations/0015-alerts.js';
 import * as m0017 from './migrations/0017-compact-storage.js';
+import * as m0018 from './migrations/0018-calendar-revisions.js';
 import * as m0019 from './migrations/0019-roll-back-claims.js';
 
 export interface Migration {
@@ -65,6 +66,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 17 clears derivable revision parts and this release writes policies compact (contract): older code
   // reads both as always written out, so it must not run beside it.
   { version: 17, name: m0017.name, sql: m0017.sql, compatibleFrom: 17 },
+  // 18 adds a table only (calendar revisions): older code works beside it (it writes no calendar revisions).
+  { version: 18, name: m0018.name, sql: m0018.sql, compatibleFrom: 5 },
   // 19 adds an index only (schedules that roll back, claimed early): older code works beside it.
   { version: 19, name: m0019.name, sql: m0019.sql, compatibleFrom: 5 },
 ];

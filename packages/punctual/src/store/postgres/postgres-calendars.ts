@@ -1,8 +1,9 @@
 // A tenant's calendars on PostgreSQL: get, list, put (the version compare-and-set on the row locked FOR
-// UPDATE in the same transaction as the write) and delete (refused while a schedule's calendar rules name
-// it). It must never read a clock (`now` is a parameter), nor put a name into SQL text: values are bound.
+// UPDATE in the same transaction as the write, with its revision) and delete (refused while a schedule's
+// calendar rules name it; its revision kept). It must never read a clock (`now` is a parameter), nor put a name into SQL text: values are bound.
 
 import type { Calendar } from '../../domain/calendar/calendar.js';
+import { calendarRevisionOf } from '../../domain/calendar/calendar-revision.js';
 import {
   calendarInUse,
   calendarNotFound,
@@ -10,14 +11,17 @@ import {
   sameCalendar,
   toCalendar,
   type CalendarRow,
+  type DeleteCalendarOptions,
   type PutCalendarRequest,
   type PutCalendarResult,
   type RewindCalendarUsers,
 } from '../calendar-store.js';
 import type { Transition } from '../store.js';
+import { firstCalendarVersion, insertCalendarRevision } from './postgres-calendar-revisions.js';
 import type { RunRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
+import type { PgQueryable } from './postgres-driver.js';
 
 const COLUMNS = 'tenant_id, name, tz, dates, working_days, description, version, created_at, updated_at';
 
@@ -59,54 +63,84 @@ export async function putCalendar(db: PgDb, req: PutCalendarRequest): Promise<Pu
       d.description,
       req.now,
     ];
+    let written: Calendar;
     if (current === undefined) {
+      const first = await firstCalendarVersion(db, c, req.tenantId, d.name);
       const { rows: inserted } = await c.query<CalendarRow>(
-        `INSERT INTO ${db.s}.calendars (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, 1, $7, $7)
+        `INSERT INTO ${db.s}.calendars (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $8, $7, $7)
          ON CONFLICT (tenant_id, name) DO NOTHING RETURNING ${COLUMNS}`,
-        values,
+        [...values, first],
       );
       // Another writer created it between our read and insert: run the whole put again.
       if (inserted[0] === undefined) throw new RetryTransaction();
-      return { calendar: toCalendar(inserted[0]), created: true, changed: true };
+      written = toCalendar(inserted[0]);
+    } else {
+      const { rows: updated } = await c.query<CalendarRow>(
+        `UPDATE ${db.s}.calendars SET tz = $3, dates = $4::jsonb, working_days = $5::jsonb, description = $6,
+           version = version + 1, updated_at = $7
+         WHERE tenant_id = $1 AND name = $2 RETURNING ${COLUMNS}`,
+        values,
+      );
+      written = toCalendar(updated[0]!);
     }
-    const { rows: updated } = await c.query<CalendarRow>(
-      `UPDATE ${db.s}.calendars SET tz = $3, dates = $4::jsonb, working_days = $5::jsonb, description = $6,
-         version = version + 1, updated_at = $7
-       WHERE tenant_id = $1 AND name = $2 RETURNING ${COLUMNS}`,
-      values,
-    );
-    return { calendar: toCalendar(updated[0]!), created: false, changed: true };
+    const revision = calendarRevisionOf(req.tenantId, current, written, req.revision, req.now);
+    await insertCalendarRevision(db, c, revision);
+    return { calendar: written, created: current === undefined, changed: true };
   });
+}
+
+/** The keys of up to `limit` schedules naming the calendar in `exclude` or `businessDays`. */
+export async function usersOf(
+  db: PgDb,
+  c: PgQueryable,
+  tenantId: string,
+  name: string,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await c.query<{ key: string }>(
+    `SELECT key FROM ${db.s}.schedules
+     WHERE tenant_id = $1 AND calendar_rules IS NOT NULL
+       AND (calendar_rules->'exclude' ? $2 OR calendar_rules->'businessDays'->>'calendar' = $2)
+     ORDER BY key LIMIT $3`,
+    [tenantId, name, limit],
+  );
+  return rows.map((r) => r.key);
+}
+
+export async function calendarUsers(
+  db: PgDb,
+  tenantId: string,
+  name: string,
+  limit: number,
+): Promise<string[]> {
+  return db.tx((c) => usersOf(db, c, tenantId, name, limit));
 }
 
 export async function deleteCalendar(
   db: PgDb,
   tenantId: string,
   name: string,
-  expectedVersion: number | undefined,
+  opts: DeleteCalendarOptions,
 ): Promise<void> {
   await db.tx(async (c) => {
-    const { rows } = await c.query<{ version: number }>(
-      `SELECT version FROM ${db.s}.calendars WHERE tenant_id = $1 AND name = $2 FOR UPDATE`,
+    const { rows } = await c.query<CalendarRow>(
+      `SELECT ${COLUMNS} FROM ${db.s}.calendars WHERE tenant_id = $1 AND name = $2 FOR UPDATE`,
       [tenantId, name],
     );
     if (rows[0] === undefined) throw calendarNotFound(name);
+    const { expectedVersion } = opts;
     if (expectedVersion !== undefined && Number(rows[0].version) !== expectedVersion) {
       throw calendarVersionConflict(name, expectedVersion, Number(rows[0].version));
     }
-    const { rows: users } = await c.query<{ key: string }>(
-      `SELECT key FROM ${db.s}.schedules
-       WHERE tenant_id = $1 AND calendar_rules IS NOT NULL
-         AND (calendar_rules->'exclude' ? $2 OR calendar_rules->'businessDays'->>'calendar' = $2)
-       ORDER BY key LIMIT 10`,
-      [tenantId, name],
-    );
-    if (users.length > 0)
-      throw calendarInUse(
-        name,
-        users.map((u) => u.key),
-      );
+    const users = await usersOf(db, c, tenantId, name, 10);
+    if (users.length > 0) throw calendarInUse(name, users);
     await c.query(`DELETE FROM ${db.s}.calendars WHERE tenant_id = $1 AND name = $2`, [tenantId, name]);
+    const note = { actor: opts.actor };
+    await insertCalendarRevision(
+      db,
+      c,
+      calendarRevisionOf(tenantId, toCalendar(rows[0]), null, note, opts.now),
+    );
   });
 }
 

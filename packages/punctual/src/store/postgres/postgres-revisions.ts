@@ -4,14 +4,20 @@
 // statement each, so a NULL content and the schedule row it derives from are read together). It must never
 // read a clock and never write a revision outside the transaction of the schedule write it records.
 
-import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
 import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './postgres-rows.js';
+import {
+  pruneRevisions,
+  revisionPage,
+  revisionRowOfVersion,
+  type RevisionLog,
+} from './postgres-revision-log.js';
+import { toSchedule, type ScheduleRow } from './postgres-rows.js';
 
 type Int8 = string | number;
 
@@ -37,6 +43,8 @@ const SELECT = (s: string) => `
   SELECT r.*, to_jsonb(c.*) AS current
     FROM ${s}.schedule_revisions AS r
     LEFT JOIN ${s}.schedules AS c ON r.content IS NULL AND c.id = r.schedule_id AND c.version = r.version`;
+
+const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key', select: SELECT };
 
 function toRevision(r: RevisionRow): ScheduleRevision {
   const current: Schedule | undefined = r.current === null ? undefined : toSchedule(r.current);
@@ -86,14 +94,12 @@ export async function insertRevisions(
       rs.map(storedContent),
     ],
   );
-  await c.query(
-    `DELETE FROM ${db.s}.schedule_revisions AS r
-      USING unnest($1::text[], $2::text[]) AS k(tenant_id, key)
-      WHERE r.tenant_id = k.tenant_id AND r.key = k.key AND r.seq <= (
-        SELECT o.seq FROM ${db.s}.schedule_revisions AS o
-         WHERE o.tenant_id = k.tenant_id AND o.key = k.key
-         ORDER BY o.seq DESC LIMIT 1 OFFSET $3)`,
-    [rs.map((r) => r.tenantId), rs.map((r) => r.key), REVISIONS_KEPT],
+  await pruneRevisions(
+    db,
+    c,
+    LOG,
+    rs.map((r) => r.tenantId),
+    rs.map((r) => r.key),
   );
 }
 
@@ -111,19 +117,7 @@ export async function keepRevisionContent(db: PgDb, c: PgQueryable, s: Schedule)
 }
 
 export async function listScheduleRevisions(db: PgDb, q: RevisionQuery): Promise<Page<ScheduleRevision>> {
-  const limit = Math.max(1, q.limit);
-  const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
-  const rows = await db.query<RevisionRow>(
-    `${SELECT(db.s)}
-      WHERE r.tenant_id = $1 AND r.key = $2 AND ($3::bigint IS NULL OR r.seq < $3::bigint)
-      ORDER BY r.seq DESC LIMIT $4`,
-    [q.tenantId, q.key, before, limit + 1],
-  );
-  const items = rows.slice(0, limit).map(toRevision);
-  const last = items[items.length - 1];
-  return rows.length > limit && last !== undefined
-    ? { items, nextCursor: encodeCursor([last.seq]) }
-    : { items };
+  return revisionPage(db, LOG, { ...q, subject: q.key }, toRevision);
 }
 
 export async function getScheduleRevision(
@@ -132,10 +126,6 @@ export async function getScheduleRevision(
   key: string,
   version: number,
 ): Promise<ScheduleRevision | undefined> {
-  const rows = await db.query<RevisionRow>(
-    `${SELECT(db.s)} WHERE r.tenant_id = $1 AND r.key = $2 AND r.version = $3
-      ORDER BY r.seq DESC LIMIT 1`,
-    [tenantId, key, version],
-  );
-  return rows[0] === undefined ? undefined : toRevision(rows[0]);
+  const row = await revisionRowOfVersion<RevisionRow>(db, LOG, tenantId, key, version);
+  return row === undefined ? undefined : toRevision(row);
 }

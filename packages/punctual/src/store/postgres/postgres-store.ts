@@ -37,12 +37,16 @@ import type {
 import type { OccurrenceOverride } from '../../domain/occurrence-override.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type {
+  CalendarRevisionQuery,
   CalendarStore,
+  DeleteCalendarOptions,
   PutCalendarRequest,
   PutCalendarResult,
   RewindCalendarUsers,
 } from '../calendar-store.js';
 import type { Calendar } from '../../domain/calendar/calendar.js';
+import type { CalendarRevision } from '../../domain/calendar/calendar-revision.js';
+import * as calendarRevisions from './postgres-calendar-revisions.js';
 import {
   abortSignals,
   claimSignals,
@@ -540,12 +544,24 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return calendars.putCalendar(await this.#conn(), req);
   }
 
-  async deleteCalendar(
+  async deleteCalendar(tenantId: string, name: string, opts: DeleteCalendarOptions): Promise<void> {
+    return calendars.deleteCalendar(await this.#conn(), tenantId, name, opts);
+  }
+
+  async calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]> {
+    return calendars.calendarUsers(await this.#conn(), tenantId, name, limit);
+  }
+
+  async listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>> {
+    return calendarRevisions.listCalendarRevisions(await this.#conn(), q);
+  }
+
+  async getCalendarRevision(
     tenantId: string,
     name: string,
-    opts: { expectedVersion?: number | undefined } = {},
-  ): Promise<void> {
-    return calendars.deleteCalendar(await this.#conn(), tenantId, name, opts.expectedVersion);
+    version: number,
+  ): Promise<CalendarRevision | undefined> {
+    return calendarRevisions.getCalendarRevision(await this.#conn(), tenantId, name, version);
   }
 
   async rewindCalendarUsers(

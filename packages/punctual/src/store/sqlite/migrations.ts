@@ -17,6 +17,7 @@ import * as m0012 from './migrations/0012-calendars.js';
 import * as m0013 from './migrations/0013-occurrence-overrides.js';
 import * as m0014 from './migrations/0014-alerts.js';
 import * as m0016 from './migrations/0016-compact-storage.js';
+import * as m0017 from './migrations/0017-calendar-revisions.js';
 import * as m0018 from './migrations/0018-roll-back-claims.js';
 
 export interface Migration {
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: m0013.name, sql: m0013.sql },
   { version: 14, name: m0014.name, sql: m0014.sql },
   { version: 16, name: m0016.name, sql: m0016.sql },
+  { version: 17, name: m0017.name, sql: m0017.sql },
   { version: 18, name: m0018.name, sql: m0018.sql },
 ];
 

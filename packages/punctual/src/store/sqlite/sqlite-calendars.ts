@@ -1,8 +1,9 @@
 // A tenant's calendars on SQLite: get, list, put (a version compare-and-set in the same BEGIN IMMEDIATE
-// transaction as the write) and delete (refused while a schedule's calendar rules name it). It must never
-// read a clock, nor build a statement from a name: values are always bound.
+// transaction as the write, with its revision) and delete (refused while a schedule's calendar rules name it;
+// its revision kept). It must never read a clock, nor build a statement from a name: values are always bound.
 
 import type { Calendar } from '../../domain/calendar/calendar.js';
+import { calendarRevisionOf } from '../../domain/calendar/calendar-revision.js';
 import {
   calendarInUse,
   calendarNotFound,
@@ -10,11 +11,13 @@ import {
   sameCalendar,
   toCalendar,
   type CalendarRow,
+  type DeleteCalendarOptions,
   type PutCalendarRequest,
   type PutCalendarResult,
   type RewindCalendarUsers,
 } from '../calendar-store.js';
 import type { Transition } from '../store.js';
+import { firstCalendarVersion, insertCalendarRevision } from './sqlite-calendar-revisions.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { changed } from './sqlite-runs.js';
 import type { RunRow } from './sqlite-rows.js';
@@ -24,7 +27,7 @@ const GET = `SELECT ${COLUMNS} FROM calendars WHERE tenant_id = ? AND name = ?`;
 const LIST = `SELECT ${COLUMNS} FROM calendars WHERE tenant_id = ? ORDER BY name`;
 const INSERT = `
   INSERT INTO calendars (${COLUMNS})
-  VALUES (@tenantId, @name, @tz, @dates, @workingDays, @description, 1, @now, @now)
+  VALUES (@tenantId, @name, @tz, @dates, @workingDays, @description, @version, @now, @now)
   RETURNING ${COLUMNS}`;
 const UPDATE = `
   UPDATE calendars SET tz = @tz, dates = @dates, working_days = @workingDays, description = @description,
@@ -38,7 +41,7 @@ const USERS = `
   WHERE tenant_id = @tenantId AND calendar_rules IS NOT NULL AND (
     json_extract(calendar_rules, '$.businessDays.calendar') = @name OR
     EXISTS (SELECT 1 FROM json_each(calendar_rules, '$.exclude') e WHERE e.value = @name))
-  ORDER BY key LIMIT 10`;
+  ORDER BY key LIMIT @limit`;
 
 export function getCalendar(sql: SqliteDatabase, tenantId: string, name: string): Calendar | undefined {
   const row = sql.read(() => sql.stmt(GET).get(tenantId, name)) as CalendarRow | undefined;
@@ -68,26 +71,43 @@ export function putCalendar(sql: SqliteDatabase, req: PutCalendarRequest): PutCa
       description: d.description,
       now: req.now,
     };
-    const written = sql.stmt(current === undefined ? INSERT : UPDATE).get(params) as CalendarRow;
-    return { calendar: toCalendar(written), created: current === undefined, changed: true };
+    const stored =
+      current === undefined
+        ? sql.stmt(INSERT).get({ ...params, version: firstCalendarVersion(sql, req.tenantId, d.name) })
+        : sql.stmt(UPDATE).get(params);
+    const written = toCalendar(stored as CalendarRow);
+    insertCalendarRevision(sql, calendarRevisionOf(req.tenantId, current, written, req.revision, req.now));
+    return { calendar: written, created: current === undefined, changed: true };
   });
+}
+
+/** The keys of up to `limit` schedules naming the calendar in `exclude` or `businessDays`. */
+export function usersOf(sql: SqliteDatabase, tenantId: string, name: string, limit: number): string[] {
+  return (sql.stmt(USERS).all({ tenantId, name, limit }) as { key: string }[]).map((r) => r.key);
+}
+
+export function calendarUsers(sql: SqliteDatabase, tenantId: string, name: string, limit: number): string[] {
+  return sql.read(() => usersOf(sql, tenantId, name, limit));
 }
 
 export function deleteCalendar(
   sql: SqliteDatabase,
   tenantId: string,
   name: string,
-  expectedVersion: number | undefined,
+  opts: DeleteCalendarOptions,
 ): void {
   sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, name) as CalendarRow | undefined;
     if (row === undefined) throw calendarNotFound(name);
+    const { expectedVersion } = opts;
     if (expectedVersion !== undefined && row.version !== expectedVersion) {
       throw calendarVersionConflict(name, expectedVersion, row.version);
     }
-    const users = (sql.stmt(USERS).all({ tenantId, name }) as { key: string }[]).map((r) => r.key);
+    const users = usersOf(sql, tenantId, name, 10);
     if (users.length > 0) throw calendarInUse(name, users);
     sql.stmt(DELETE).run(tenantId, name);
+    const note = { actor: opts.actor };
+    insertCalendarRevision(sql, calendarRevisionOf(tenantId, toCalendar(row), null, note, opts.now));
   });
 }
 

@@ -3,13 +3,19 @@
 // it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions. It must never
 // read a clock and never write a revision outside the transaction of the schedule write it records.
 
-import { REVISIONS_KEPT, type ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
 import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import {
+  pruneRevisions,
+  revisionPage,
+  revisionRowOfVersion,
+  type RevisionLog,
+} from './sqlite-revision-log.js';
+import { toSchedule, type ScheduleRow } from './sqlite-rows.js';
 
 interface RevisionRow {
   seq: number;
@@ -31,11 +37,7 @@ const INSERT = `
     diff, content)
   VALUES (@tenantId, @key, @scheduleId, @version, @at, @actor, @change, @fromVersion, @state, @diff, @content)`;
 
-// schedule_revisions_key: everything older than the key's REVISIONS_KEPT newest goes.
-const PRUNE = `
-  DELETE FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key AND seq <= (
-    SELECT seq FROM schedule_revisions WHERE tenant_id = @tenantId AND key = @key
-    ORDER BY seq DESC LIMIT 1 OFFSET @kept)`;
+const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key' };
 
 // The revisions of the schedule's current version keep NULL content: written out before it changes.
 const KEEP_CONTENT = `
@@ -44,9 +46,6 @@ const KEEP_CONTENT = `
 
 // The schedule a NULL content derives from, when it is still at the revision's version.
 const CURRENT = 'SELECT * FROM schedules WHERE id = ? AND version = ?';
-
-const GET = `
-  SELECT * FROM schedule_revisions WHERE tenant_id = ? AND key = ? AND version = ? ORDER BY seq DESC LIMIT 1`;
 
 /** Decodes rows inside the read that fetched them (NULL content comes from the schedule row). */
 function toRevisions(sql: SqliteDatabase, rows: RevisionRow[]): ScheduleRevision[] {
@@ -100,7 +99,7 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
     diff: storedDiff(r),
     content: storedContent(r),
   });
-  sql.stmt(PRUNE).run({ tenantId: r.tenantId, key: r.key, kept: REVISIONS_KEPT });
+  pruneRevisions(sql, LOG, r.tenantId, r.key);
 }
 
 /**
@@ -112,22 +111,8 @@ export function keepRevisionContent(sql: SqliteDatabase, s: Schedule): void {
 }
 
 export function listScheduleRevisions(sql: SqliteDatabase, q: RevisionQuery): Page<ScheduleRevision> {
-  const limit = Math.max(1, q.limit);
-  const before = q.cursor === undefined ? null : decodeCursor<[number]>(q.cursor, ['number'])[0];
-  const { rows, items } = sql.read(() => {
-    const rows = sql
-      .stmt(
-        `SELECT * FROM schedule_revisions
-          WHERE tenant_id = @tenantId AND key = @key AND (@before IS NULL OR seq < @before)
-          ORDER BY seq DESC LIMIT @limit`,
-      )
-      .all({ tenantId: q.tenantId, key: q.key, before, limit: limit + 1 }) as RevisionRow[];
-    return { rows, items: toRevisions(sql, rows.slice(0, limit)) };
-  });
-  const last = items[items.length - 1];
-  return rows.length > limit && last !== undefined
-    ? { items, nextCursor: encodeCursor([last.seq]) }
-    : { items };
+  // Decoded in the same synchronous read, so a NULL content and the schedule row it derives from agree.
+  return revisionPage(sql, LOG, { ...q, subject: q.key }, (row: RevisionRow) => toRevisions(sql, [row])[0]!);
 }
 
 export function getScheduleRevision(
@@ -136,8 +121,6 @@ export function getScheduleRevision(
   key: string,
   version: number,
 ): ScheduleRevision | undefined {
-  return sql.read(() => {
-    const row = sql.stmt(GET).get(tenantId, key, version) as RevisionRow | undefined;
-    return row === undefined ? undefined : toRevisions(sql, [row])[0];
-  });
+  const row = revisionRowOfVersion<RevisionRow>(sql, LOG, tenantId, key, version);
+  return row === undefined ? undefined : toRevisions(sql, [row])[0];
 }

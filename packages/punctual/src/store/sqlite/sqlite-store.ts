@@ -35,12 +35,16 @@ import type { OccurrenceOverride } from '../../domain/occurrence-override.js';
 import type { Json } from '../../domain/json.js';
 import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
 import type {
+  CalendarRevisionQuery,
   CalendarStore,
+  DeleteCalendarOptions,
   PutCalendarRequest,
   PutCalendarResult,
   RewindCalendarUsers,
 } from '../calendar-store.js';
 import type { Calendar } from '../../domain/calendar/calendar.js';
+import type { CalendarRevision } from '../../domain/calendar/calendar-revision.js';
+import * as calendarRevisions from './sqlite-calendar-revisions.js';
 import { abortSignals, claimSignals, putSignals, resumeSignals } from '../store-signals.js';
 import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
 import { storageFault } from '../storage-faults.js';
@@ -454,12 +458,24 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     return calendars.putCalendar(this.sql, req);
   }
 
-  async deleteCalendar(
+  async deleteCalendar(tenantId: string, name: string, opts: DeleteCalendarOptions): Promise<void> {
+    return calendars.deleteCalendar(this.sql, tenantId, name, opts);
+  }
+
+  async calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]> {
+    return calendars.calendarUsers(this.sql, tenantId, name, limit);
+  }
+
+  async listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>> {
+    return calendarRevisions.listCalendarRevisions(this.sql, q);
+  }
+
+  async getCalendarRevision(
     tenantId: string,
     name: string,
-    opts: { expectedVersion?: number | undefined } = {},
-  ): Promise<void> {
-    return calendars.deleteCalendar(this.sql, tenantId, name, opts.expectedVersion);
+    version: number,
+  ): Promise<CalendarRevision | undefined> {
+    return calendarRevisions.getCalendarRevision(this.sql, tenantId, name, version);
   }
 
   async rewindCalendarUsers(

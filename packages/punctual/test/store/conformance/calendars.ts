@@ -64,7 +64,7 @@ export function calendarTests(ctx: Ctx): void {
     expect(d).toMatchObject({ name: 'de-holidays', expected: 2, actual: 1 });
     await rejectsWithCode(put({ ...HOLIDAYS, name: 'new' }, { expectedVersion: 1 }), 'VERSION_CONFLICT');
     await rejectsWithCode(
-      store().deleteCalendar(TENANT, 'de-holidays', { expectedVersion: 3 }),
+      store().deleteCalendar(TENANT, 'de-holidays', { now: T0, expectedVersion: 3 }),
       'VERSION_CONFLICT',
     );
     expect((await store().getCalendar(TENANT, 'de-holidays'))?.version).toBe(1);
@@ -77,8 +77,8 @@ export function calendarTests(ctx: Ctx): void {
     await put({ name: 'theirs' }, { tenant: OTHER_TENANT });
     expect((await store().listCalendars(TENANT)).map((c) => c.name)).toEqual(['a-cal', 'b-cal']);
     expect(await store().getCalendar(OTHER_TENANT, 'a-cal')).toBeUndefined();
-    await rejectsWithCode(store().deleteCalendar(OTHER_TENANT, 'a-cal'), 'CALENDAR_NOT_FOUND');
-    await store().deleteCalendar(TENANT, 'a-cal');
+    await rejectsWithCode(store().deleteCalendar(OTHER_TENANT, 'a-cal', { now: T0 }), 'CALENDAR_NOT_FOUND');
+    await store().deleteCalendar(TENANT, 'a-cal', { now: T0 });
     expect((await store().listCalendars(TENANT)).map((c) => c.name)).toEqual(['b-cal']);
   });
 
@@ -89,13 +89,29 @@ export function calendarTests(ctx: Ctx): void {
     const s = await create(store(), { calendarRules: rules });
     expect(s.calendarRules).toEqual(rules);
     expect((await store().getSchedule(TENANT, s.key))?.calendarRules).toEqual(rules);
-    const d = await rejectsWithCode(store().deleteCalendar(TENANT, 'de-holidays'), 'CALENDAR_IN_USE');
+    const d = await rejectsWithCode(
+      store().deleteCalendar(TENANT, 'de-holidays', { now: T0 }),
+      'CALENDAR_IN_USE',
+    );
     expect(d).toMatchObject({ name: 'de-holidays', schedules: [s.key] });
-    await rejectsWithCode(store().deleteCalendar(TENANT, 'work'), 'CALENDAR_IN_USE');
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual([s.key]);
+    expect(await store().calendarUsers(TENANT, 'work', 10)).toEqual([s.key]);
+    expect(await store().calendarUsers(OTHER_TENANT, 'de-holidays', 10)).toEqual([]);
+    await rejectsWithCode(store().deleteCalendar(TENANT, 'work', { now: T0 }), 'CALENDAR_IN_USE');
     // Once the schedule no longer names it, it can go.
     await create(store(), { calendarRules: null }, { now: T0 + 1 });
-    await store().deleteCalendar(TENANT, 'de-holidays');
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual([]);
+    await store().deleteCalendar(TENANT, 'de-holidays', { now: T0 });
     expect(await store().getCalendar(TENANT, 'de-holidays')).toBeUndefined();
+  });
+
+  it('lists the schedules using a calendar by key, up to the limit', async () => {
+    await put(HOLIDAYS);
+    const rules = { exclude: ['de-holidays'], businessDays: null };
+    for (const key of ['c', 'a', 'b']) await create(store(), { key, calendarRules: rules });
+    await create(store(), { key: 'other', calendarRules: { exclude: ['de'], businessDays: null } });
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 10)).toEqual(['a', 'b', 'c']);
+    expect(await store().calendarUsers(TENANT, 'de-holidays', 2)).toEqual(['a', 'b']);
   });
 
   it('re-plans the pending runs of the schedules using a calendar, never a started one', async () => {

@@ -132,9 +132,16 @@ export async function calendarsList(args: ClientArgs, io: CliIo): Promise<number
 
 export async function calendarsGet(args: CalendarNameArgs, io: CliIo): Promise<number> {
   return withClient(args, io, async (api) => {
-    const { body } = await api.call<CalendarJson>('GET', `/v1/calendars/${seg(args.name)}`);
+    const { body } = await api.call<CalendarJson & { usedBy?: string[] }>(
+      'GET',
+      `/v1/calendars/${seg(args.name)}`,
+    );
     if (args.json === true) printJson(io, body);
-    else printCalendar(io, body);
+    else {
+      printCalendar(io, body);
+      if (body.usedBy !== undefined && body.usedBy.length > 0)
+        io.stdout(`used by: ${body.usedBy.join(', ')}${body.usedBy.length === 10 ? ', ...' : ''}\n`);
+    }
     return EXIT_OK;
   });
 }

@@ -1,22 +1,21 @@
 // `punctual schedules history <key>`, `schedules rollback <key> <version>` and `schedules put --dry-run`:
 // a schedule's revisions, the rollback to an earlier version, and what a put would do, through a running
-// service's HTTP API. It owns turning answers into lines for people; what a change does is the service's
+// service's HTTP API; the printing of a revision page and the rollback call are shared with calendars. It owns turning answers into lines for people; what a change does is the service's
 // decision. A dry run never writes.
 
 import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
-import { seg, withClient } from '../http-client.js';
+import { seg, withClient, type ClientArgs } from '../http-client.js';
 import { printJson, table } from '../output.js';
 import { putBody, type ScheduleJson, type ScheduleKeyArgs, type SchedulesPutArgs } from './schedules.js';
 
 type Diff = Record<string, { from: unknown; to: unknown }>;
 
-interface RevisionJson {
+export interface RevisionJson {
   version: number;
   at: string;
   actor: string | null;
   change: string;
   fromVersion: number | null;
-  diff: Diff;
 }
 
 interface DryRunJson {
@@ -52,13 +51,22 @@ export function diffLines(diff: Diff, indent = '  '): string {
     .join('');
 }
 
-export async function schedulesHistory(args: SchedulesHistoryArgs, io: CliIo): Promise<number> {
+/** Where a listing of revisions is read and how one revision's diff is printed. */
+export interface RevisionListing<R extends RevisionJson> {
+  path: string;
+  diffText: (r: R) => string;
+}
+
+/** Prints a page of revisions, newest first (or the JSON answer with --json). */
+export async function printRevisions<R extends RevisionJson>(
+  args: ClientArgs & { limit?: string | number | undefined; cursor?: string | undefined },
+  io: CliIo,
+  listing: RevisionListing<R>,
+): Promise<number> {
   return withClient(args, io, async (api) => {
-    const { body } = await api.call<{ items: RevisionJson[]; nextCursor: string | null }>(
-      'GET',
-      `/v1/schedules/${seg(args.key)}/revisions`,
-      { query: { limit: args.limit, cursor: args.cursor } },
-    );
+    const { body } = await api.call<{ items: R[]; nextCursor: string | null }>('GET', listing.path, {
+      query: { limit: args.limit, cursor: args.cursor },
+    });
     if (args.json === true) {
       printJson(io, body);
       return EXIT_OK;
@@ -66,7 +74,7 @@ export async function schedulesHistory(args: SchedulesHistoryArgs, io: CliIo): P
     for (const r of body.items) {
       const from = r.fromVersion === null ? '' : ` (from version ${r.fromVersion})`;
       io.stdout(`version ${r.version}  ${r.at}  ${r.change}${from}  by ${r.actor ?? 'unknown'}\n`);
-      io.stdout(diffLines(r.diff, '    '));
+      io.stdout(listing.diffText(r));
     }
     if (body.items.length === 0) io.stdout('punctual: no revision kept\n');
     if (body.nextCursor !== null) io.stdout(`more: --cursor ${body.nextCursor}\n`);
@@ -74,25 +82,47 @@ export async function schedulesHistory(args: SchedulesHistoryArgs, io: CliIo): P
   });
 }
 
-export async function schedulesRollback(args: SchedulesRollbackArgs, io: CliIo): Promise<number> {
+export function schedulesHistory(args: SchedulesHistoryArgs, io: CliIo): Promise<number> {
+  return printRevisions<RevisionJson & { diff: Diff }>(args, io, {
+    path: `/v1/schedules/${seg(args.key)}/revisions`,
+    diffText: (r) => diffLines(r.diff, '    '),
+  });
+}
+
+/** What a rollback names: `schedule k` or `calendar c`, its route, and the version in the answer. */
+export interface RollbackTarget<B extends { changed: boolean }> {
+  what: string;
+  path: string;
+  versionOf: (body: B) => number;
+}
+
+/** POSTs a rollback to `version` and prints what it did (or the JSON answer with --json). */
+export async function rollbackTo<B extends { changed: boolean }>(
+  args: ClientArgs & { version?: string | number | undefined },
+  io: CliIo,
+  target: RollbackTarget<B>,
+): Promise<number> {
   return withClient(args, io, async (api) => {
     const version = Number(args.version);
     if (!Number.isInteger(version) || version < 1)
       throw new ArgumentError(`<version> must be a positive integer (got "${String(args.version)}")`);
-    const { body } = await api.call<{ schedule: ScheduleJson; changed: boolean; fromVersion: number }>(
-      'POST',
-      `/v1/schedules/${seg(args.key)}/rollback`,
-      { body: { version } },
-    );
+    const { body } = await api.call<B>('POST', target.path, { body: { version } });
     if (args.json === true) printJson(io, body);
     else if (body.changed)
       io.stdout(
-        `punctual: rolled schedule ${args.key} back to the content of version ${version}, ` +
-          `now version ${body.schedule.version}\n`,
+        `punctual: rolled ${target.what} back to the content of version ${version}, ` +
+          `now version ${target.versionOf(body)}\n`,
       );
-    else
-      io.stdout(`punctual: schedule ${args.key} already has the content of version ${version}: unchanged\n`);
+    else io.stdout(`punctual: ${target.what} already has the content of version ${version}: unchanged\n`);
     return EXIT_OK;
+  });
+}
+
+export function schedulesRollback(args: SchedulesRollbackArgs, io: CliIo): Promise<number> {
+  return rollbackTo<{ schedule: ScheduleJson; changed: boolean }>(args, io, {
+    what: `schedule ${args.key}`,
+    path: `/v1/schedules/${seg(args.key)}/rollback`,
+    versionOf: (b) => b.schedule.version,
   });
 }
 

@@ -23,7 +23,7 @@ export function calendarView(c: Calendar): z.output<typeof s.calendar> {
 const location = (name: string): string => `/v1/calendars/${encodeURIComponent(name)}`;
 
 /** The version an If-Match header asks for (the schedules' header form), or undefined. */
-function expectedVersionOf(header: string | undefined): number | undefined {
+export function expectedVersionOf(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const m = s.IF_MATCH_PATTERN.exec(header);
   return m === null ? undefined : Number(m[1] ?? m[2]);
@@ -44,11 +44,20 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Read a calendar: its dates with their labels and its working days',
+        description:
+          '`usedBy` names up to 10 schedules using it (a delete is refused with CALENDAR_IN_USE while any does).',
         params: s.calendarParams,
-        response: { 200: s.calendar, ...s.errors(404) },
+        response: { 200: s.calendarDetail, ...s.errors(404) },
       },
     },
-    async (request) => calendarView(await request.api.calendar(request.params.name)),
+    async (request) => {
+      const { name } = request.params;
+      const [calendar, usedBy] = await Promise.all([
+        request.api.calendar(name),
+        request.api.calendarUsers(name, 10),
+      ]);
+      return { ...calendarView(calendar), usedBy };
+    },
   );
 
   app.put(
@@ -68,7 +77,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const res = await request.api.putCalendar(
         { ...request.body, name: request.params.name },
-        { expectedVersion: expectedVersionOf(request.headers['if-match']) },
+        { expectedVersion: expectedVersionOf(request.headers['if-match']), actor: request.actor },
       );
       if (res.created) void reply.code(201).header('location', location(res.calendar.name));
       return calendarView(res.calendar);
@@ -94,6 +103,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       const res = await request.api.importCalendar(request.params.name, ics, {
         ...opts,
         expectedVersion: expectedVersionOf(request.headers['if-match']),
+        actor: request.actor,
       });
       if (res.created) void reply.code(201).header('location', location(res.calendar.name));
       return { ...calendarView(res.calendar), skipped: res.skipped };
@@ -106,6 +116,9 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Delete a calendar (refused with CALENDAR_IN_USE while a schedule names it)',
+        description:
+          'Its revisions are kept (a `deleted` one is added): GET /v1/calendars/{name}/revisions still lists ' +
+          'them and a rollback brings the calendar back; one created again continues the version numbers.',
         params: s.calendarParams,
         headers: s.putScheduleHeaders,
         response: { 204: z.undefined(), ...s.errors(404, 409) },
@@ -114,6 +127,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await request.api.deleteCalendar(request.params.name, {
         expectedVersion: expectedVersionOf(request.headers['if-match']),
+        actor: request.actor,
       });
       return reply.code(204).send();
     },

@@ -22,7 +22,8 @@ export function defaultDashboardDir(): string {
 
 /**
  * Paths the app routes in the browser (see packages/dashboard/src/lib/router.ts); each answers index.html.
- * A schedule key never contains `/`, so one wildcard level covers `/schedules/:key` and `/schedules/:key/edit`.
+ * A schedule key never contains `/`, so one wildcard level covers `/schedules/:key` and `/schedules/:key/edit`;
+ * a calendar name never contains `/` either (`/calendars/:name`).
  */
 export const CLIENT_ROUTES = [
   '/',
@@ -32,6 +33,8 @@ export const CLIENT_ROUTES = [
   '/schedules/*',
   '/runs',
   '/runs/*',
+  '/calendars',
+  '/calendars/*',
 ] as const;
 
 const TYPES: Record<string, string> = {

@@ -91,6 +91,14 @@ export const calendar = z
   })
   .meta({ id: 'Calendar' });
 
+export const calendarDetail = calendar
+  .extend({
+    usedBy: z.array(z.string()).meta({
+      description: 'the keys of up to 10 schedules (by key) whose exclude or businessDays names the calendar',
+    }),
+  })
+  .meta({ id: 'CalendarDetail' });
+
 export const calendarImportResult = calendar
   .extend({
     skipped: z
