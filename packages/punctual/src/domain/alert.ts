@@ -25,13 +25,12 @@ export type AlertState = (typeof ALERT_STATES)[number];
 export const ALERT_SUBJECT_KINDS = ['schedule', 'check'] as const;
 export type AlertSubjectKind = (typeof ALERT_SUBJECT_KINDS)[number];
 
-/** The kinds about a schedule that its next successful run clears. */
-export const CLEARED_BY_SUCCESS: readonly AlertKind[] = [
-  'run_dead',
-  'schedule_not_fired',
-  'expectation_breached',
-  'failure_rate',
-];
+/**
+ * The kinds about a schedule that its next successful run clears. Not `expectation_breached` (cleared when an
+ * occurrence succeeds within its window), `failure_rate` (when the rate drops below the threshold) nor
+ * `spec_exhausted` (when the schedule is changed or deleted).
+ */
+export const CLEARED_BY_SUCCESS: readonly AlertKind[] = ['run_dead', 'schedule_not_fired'];
 
 export interface Alert {
   id: string;

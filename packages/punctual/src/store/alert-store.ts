@@ -69,6 +69,19 @@ export interface AlertStore {
   /** The earliest instant a check is due, or null. */
   nextCheckAt(): Promise<number | null>;
 
+  /**
+   * Judges up to `limit` runs whose expectation (`expect_by`) is due at `now`, each by one instance, in one
+   * transaction: marks them judged, opens `expectation_breached` about the schedule of a run that had not
+   * succeeded by then and resolves it for one that had (cancelled and skipped runs are not judged). Returns
+   * how many runs it judged and the alerts opened and resolved (by their state), in the order of the runs'
+   * deadlines.
+   */
+  evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }>;
+  /** The earliest instant an expectation is due, or null. */
+  nextExpectationAt(): Promise<number | null>;
+  /** The states (`succeeded` or `dead`) of the schedule's latest `limit` executed runs, newest finished first. */
+  recentOutcomes(scheduleId: string, limit: number): Promise<string[]>;
+
   /** Opens an alert per condition unless one of its kind is open for the subject; returns those it opened. */
   openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]>;
   /** Resolves the open alerts these clearances name; returns those it resolved. */

@@ -54,7 +54,7 @@ async function addOutbox(
   );
 }
 
-async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number): Promise<Alert | undefined> {
+export async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number): Promise<Alert | undefined> {
   const { rows } = await c.query<AlertRow>(
     `INSERT INTO ${db.s}.alerts (tenant_id, kind, subject_kind, subject, state, opened_at, summary, details)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7::jsonb)
@@ -68,7 +68,7 @@ async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number)
   return alert;
 }
 
-async function resolveOne(db: PgDb, c: PgQueryable, r: AlertClearance, now: number): Promise<Alert[]> {
+export async function resolveOne(db: PgDb, c: PgQueryable, r: AlertClearance, now: number): Promise<Alert[]> {
   const { rows } = await c.query<AlertRow>(
     `UPDATE ${db.s}.alerts SET state = 'resolved', resolved_at = $1
      WHERE tenant_id = $2 AND subject_kind = $3 AND subject = $4 AND state = 'open' AND kind = ANY($5::text[])

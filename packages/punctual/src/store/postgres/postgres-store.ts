@@ -76,6 +76,7 @@ import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revis
 import * as kv from './postgres-kv.js';
 import * as calendars from './postgres-calendars.js';
 import * as alerts from './postgres-alerts.js';
+import * as expectations from './postgres-expectations.js';
 import type {
   Alert,
   AlertChannel,
@@ -609,6 +610,18 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
 
   async nextCheckAt(): Promise<number | null> {
     return alerts.nextCheckAt(await this.#conn());
+  }
+
+  async evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }> {
+    return expectations.evaluateDueExpectations(await this.#conn(), now, limit);
+  }
+
+  async nextExpectationAt(): Promise<number | null> {
+    return expectations.nextExpectationAt(await this.#conn());
+  }
+
+  async recentOutcomes(scheduleId: string, limit: number): Promise<string[]> {
+    return expectations.recentOutcomes(await this.#conn(), scheduleId, limit);
   }
 
   async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {

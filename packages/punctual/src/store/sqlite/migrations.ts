@@ -16,6 +16,7 @@ import * as m0011 from './migrations/0011-schedule-revisions.js';
 import * as m0012 from './migrations/0012-calendars.js';
 import * as m0013 from './migrations/0013-occurrence-overrides.js';
 import * as m0014 from './migrations/0014-alerts.js';
+import * as m0015 from './migrations/0015-expectations.js';
 
 export interface Migration {
   version: number;
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: m0012.name, sql: m0012.sql },
   { version: 13, name: m0013.name, sql: m0013.sql },
   { version: 14, name: m0014.name, sql: m0014.sql },
+  { version: 15, name: m0015.name, sql: m0015.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -54,7 +54,7 @@ function addOutbox(sql: SqliteDatabase, alert: Alert, transition: 'opened' | 're
   sql.stmt(OUTBOX).run({ alertId: Number(alert.id), transition, now, tenantId: alert.tenantId });
 }
 
-function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | undefined {
+export function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | undefined {
   const row = sql.stmt(OPEN).get({
     tenantId: c.tenantId,
     kind: c.kind,
@@ -70,7 +70,7 @@ function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | u
   return alert;
 }
 
-function resolveOne(sql: SqliteDatabase, c: AlertClearance, now: number): Alert[] {
+export function resolveOne(sql: SqliteDatabase, c: AlertClearance, now: number): Alert[] {
   const rows = sql.stmt(RESOLVE).all({
     now,
     tenantId: c.tenantId,
