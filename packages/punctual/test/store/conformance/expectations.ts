@@ -1,0 +1,145 @@
+// Conformance: expectations and failure rates (part of AlertStore; conformance.ts runs this group only for a
+// store that has alerts). A schedule's `expect` is content (stored, versioned, read back); the runs a put or
+// an advance writes keep their expect_by; evaluateDueExpectations judges each due run once (met resolves,
+// missed opens one alert per schedule, cancelled and skipped runs are not judged); recentOutcomes reads a
+// schedule's latest executed runs. Speaks only the contract, never SQL; instants are fixed.
+
+import { expect, it } from 'vitest';
+import type { AlertStore } from '../../../src/store/alert-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { claimOne, create, settlement, succeed, type Ctx } from './helpers.js';
+
+export function expectationTests(ctx: Ctx): void {
+  const store = (): Store & AlertStore => ctx.store as Store & AlertStore;
+  const within = { successWithinMs: 5 * MINUTE };
+
+  it('keeps a schedule expect as content: stored, read back, a change makes a new version', async () => {
+    const s = await create(store(), { expect: within });
+    expect(s.expect).toEqual(within);
+    expect((await store().getSchedule(TENANT, s.key))?.expect).toEqual(within);
+    const same = await store().putSchedule({ draft: { ...s, expect: within }, nextFireAt: T0, now: T0 + 1 });
+    expect(same.changed).toBe(false);
+    const other = await store().putSchedule({
+      draft: { ...s, expect: { successWithinMs: MINUTE } },
+      nextFireAt: T0,
+      now: T0 + 2,
+    });
+    expect(other.schedule).toMatchObject({ version: 2, expect: { successWithinMs: MINUTE } });
+    const none = await store().putSchedule({ draft: { ...s, expect: null }, nextFireAt: T0, now: T0 + 3 });
+    expect(none.schedule).toMatchObject({ version: 3, expect: null });
+  });
+
+  it('judges each due expectation once: missed opens one alert, met resolves it, cancelled is not judged', async () => {
+    const s = await create(store(), { expect: within });
+    const by = (t: number): number => t + 5 * MINUTE;
+    // Written by an advance (the materializer's path) and by insertRuns.
+    const adv = await store().advanceSchedule({
+      tenantId: s.tenantId,
+      scheduleId: s.id,
+      version: s.version,
+      expectedNextFireAt: s.nextFireAt,
+      nextFireAt: T0 + 3 * MINUTE,
+      fired: 1,
+      complete: false,
+      runs: [runInsert({ schedule: s, scheduledFor: T0, expectBy: by(T0) })],
+      now: T0,
+    });
+    expect(adv.status).toBe('advanced');
+    await store().insertRuns(
+      [
+        runInsert({ schedule: s, scheduledFor: T0 + MINUTE, expectBy: by(T0 + MINUTE) }),
+        runInsert({ schedule: s, scheduledFor: T0 + 2 * MINUTE, expectBy: by(T0 + 2 * MINUTE) }),
+        runInsert({ schedule: s, scheduledFor: T0 + 3 * MINUTE, expectBy: by(T0 + 3 * MINUTE) }),
+      ],
+      T0,
+    );
+    expect(await store().nextExpectationAt()).toBe(by(T0));
+    // T0 dies; T0+1m is cancelled; T0+2m stays pending past its window; T0+3m succeeds in time.
+    const first = await claimOne(store(), T0);
+    await store().settleRuns(
+      [settlement(first, { state: 'dead', error: { message: 'down' } }, T0 + 10)],
+      T0 + 10,
+    );
+    const { items } = await store().listRuns({ tenantId: TENANT, scheduleKey: s.key, limit: 10 });
+    const byTime = new Map(items.map((r) => [r.scheduledFor, r]));
+    await store().cancelRun(TENANT, byTime.get(T0 + MINUTE)!.id, T0 + 20);
+    // Nothing is due before the first window closes.
+    expect(await store().evaluateDueExpectations(by(T0) - 1, 10)).toEqual({ judged: 0, alerts: [] });
+    const missed = await store().evaluateDueExpectations(by(T0 + 2 * MINUTE), 10);
+    expect(missed.judged).toBe(3);
+    expect(missed.alerts.map((a) => [a.kind, a.subject, a.state])).toEqual([
+      ['expectation_breached', s.key, 'open'],
+    ]);
+    expect(missed.alerts[0]!.details).toMatchObject({ runId: first.run.id, state: 'dead' });
+    // Judged once: a second pass at the same instant finds nothing.
+    expect(await store().evaluateDueExpectations(by(T0 + 2 * MINUTE), 10)).toEqual({ judged: 0, alerts: [] });
+    expect(await store().nextExpectationAt()).toBe(by(T0 + 3 * MINUTE));
+    // The next occurrence succeeds within its window: resolved when the window closes.
+    await store().cancelRun(TENANT, byTime.get(T0 + 2 * MINUTE)!.id, by(T0 + 2 * MINUTE));
+    const next = await claimOne(store(), T0 + 3 * MINUTE);
+    await succeed(store(), next, T0 + 4 * MINUTE);
+    const met = await store().evaluateDueExpectations(by(T0 + 3 * MINUTE) + 1, 10);
+    expect(met.alerts.map((a) => [a.kind, a.state])).toEqual([['expectation_breached', 'resolved']]);
+    expect(await store().nextExpectationAt()).toBeNull();
+  });
+
+  it('a run that succeeded after its window is a breach; the batch limit bounds one pass', async () => {
+    const s = await create(store(), { expect: within });
+    await store().insertRuns(
+      [T0, T0 + 1, T0 + 2].map((t) => runInsert({ schedule: s, scheduledFor: t, expectBy: t + MINUTE })),
+      T0,
+    );
+    const c = await claimOne(store(), T0);
+    await succeed(store(), c, T0 + 2 * MINUTE);
+    const one = await store().evaluateDueExpectations(T0 + 3 * MINUTE, 1);
+    expect(one.judged).toBe(1);
+    expect(one.alerts.map((a) => [a.kind, a.state, (a.details as { state: string }).state])).toEqual([
+      ['expectation_breached', 'open', 'succeeded'],
+    ]);
+    const rest = await store().evaluateDueExpectations(T0 + 3 * MINUTE, 10);
+    expect(rest).toEqual({ judged: 2, alerts: [] });
+  });
+
+  it('a batched advance keeps each run’s expect_by', async () => {
+    const st = store();
+    if (st.advanceSchedules === undefined) return;
+    const a = await create(st, { key: 'a', expect: within });
+    const b = await create(st, { key: 'b', expect: within });
+    const res = await st.advanceSchedules(
+      [a, b].map((s, i) => ({
+        tenantId: s.tenantId,
+        scheduleId: s.id,
+        version: s.version,
+        expectedNextFireAt: s.nextFireAt,
+        nextFireAt: T0 + MINUTE,
+        fired: 1,
+        complete: false,
+        runs: [runInsert({ schedule: s, scheduledFor: T0, expectBy: T0 + (i + 1) * MINUTE })],
+        now: T0,
+      })),
+    );
+    expect(res.map((r) => r.status)).toEqual(['advanced', 'advanced']);
+    expect(await st.nextExpectationAt()).toBe(T0 + MINUTE);
+    const judged = await st.evaluateDueExpectations(T0 + 2 * MINUTE, 10);
+    expect(judged.alerts.map((x) => x.subject).sort()).toEqual(['a', 'b']);
+  });
+
+  it('reads the states of a schedule’s latest executed runs, newest first', async () => {
+    const s = await create(store());
+    const times = [T0, T0 + 1, T0 + 2, T0 + 3];
+    await store().insertRuns(
+      times.map((t) => runInsert({ schedule: s, scheduledFor: t })),
+      T0,
+    );
+    const states = ['succeeded', 'dead', 'dead', 'succeeded'] as const;
+    for (const [i, state] of states.entries()) {
+      const c = await claimOne(store(), T0 + 10 + i);
+      const outcome =
+        state === 'succeeded' ? ({ state, result: null } as const) : ({ state, error: { message: 'x' } } as const);
+      await store().settleRuns([settlement(c, outcome, T0 + 100 + i)], T0 + 100 + i);
+    }
+    expect(await store().recentOutcomes(s.id, 3)).toEqual(['succeeded', 'dead', 'dead']);
+    expect(await store().recentOutcomes(s.id, 10)).toEqual(['succeeded', 'dead', 'dead', 'succeeded']);
+  });
+}
