@@ -961,6 +961,13 @@ export interface components {
          */
         roll?: 'skip' | 'next' | 'previous';
       } | null;
+      expect?: {
+        /**
+         * @description milliseconds or a duration ("15m", "PT15M")
+         * @example 15m
+         */
+        successWithin: number | string;
+      } | null;
       /**
        * @description on create only: `paused` creates it paused; an update keeps the stored state
        * @enum {string}
@@ -1202,6 +1209,10 @@ export interface components {
       /** @enum {string} */
       repeat: 'first' | 'both';
     };
+    /** @description each occurrence must succeed within successWithin of its start, or an expectation_breached alert opens (1s to 31 days); see docs/alerts.md */
+    ScheduleExpect: {
+      successWithinMs: number;
+    };
     Schedule: {
       key: string;
       spec: string;
@@ -1218,6 +1229,8 @@ export interface components {
       /** @description calendars whose dates skip an occurrence */
       exclude: string[];
       businessDays: components['schemas']['BusinessDays'] | null;
+      /** @description what each occurrence must achieve; null for nothing */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -1658,6 +1671,8 @@ export interface components {
       /** @description calendars whose dates skip an occurrence */
       exclude: string[];
       businessDays: components['schemas']['BusinessDays'] | null;
+      /** @description what each occurrence must achieve; null for nothing */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -1717,6 +1732,8 @@ export interface components {
         exclude: string[];
         businessDays: components['schemas']['BusinessDays'] | null;
       } | null;
+      /** @description the expectation of that version; null for none */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];

@@ -157,6 +157,10 @@ export function registerClient(program: Command, w: Wiring): void {
       )
       .option('--dst-gap <choice>', 'a fixed local time in a DST gap: shift (run right after it) or skip')
       .option('--dst-repeat <choice>', 'a fixed local time that occurs twice: first (pass) or both')
+      .option(
+        '--expect-success-within <duration>',
+        "each occurrence must succeed within this of its start, or an alert opens ('15m'; 'none' removes it)",
+      )
       .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
