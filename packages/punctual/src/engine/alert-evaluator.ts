@@ -1,6 +1,6 @@
 // The alert evaluator: turns what the engine sees into alerts. Run transitions and "not fired" reports (each
 // announced by exactly one instance) become conditions and clearances queued in memory and written in
-// batches; due checks (heartbeats) and due expectations (runs that had to succeed by now) are taken from the
+// batches; due checks (heartbeats, deadline windows) and due expectations (runs that had to succeed by now) are taken from the
 // store's indexes, each by one instance; schedules whose runs settled have their failure rate read again
 // (failure-rate-watch.ts). The store opens an alert insert-if-absent, so however many instances report a
 // breach, it opens once. It must never scan every schedule or check per round, and never write an alert
@@ -151,10 +151,10 @@ export class AlertEvaluator {
     if (this.#rates?.pending) for (const op of await this.#rates.verdicts()) this.#queue(op);
     let changed = await this.#flush();
     for (;;) {
-      const opened = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
-      this.#announce('alert:opened', opened);
-      changed ||= opened.length > 0;
-      if (opened.length < this.opts.batch) break;
+      const moved = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
+      this.#announceEach(moved);
+      changed ||= moved.length > 0;
+      if (moved.length < this.opts.batch) break;
     }
     for (;;) {
       const { judged, alerts } = await this.store.evaluateDueExpectations(this.clock.now(), this.opts.batch);

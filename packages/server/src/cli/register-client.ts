@@ -473,8 +473,16 @@ export function registerClient(program: Command, w: Wiring): void {
       .description('create or replace a check')
       .argument('<name>')
       .addOption(new Option('--kind <kind>', 'the check kind').choices(CHECK_KINDS).default('heartbeat'))
-      .requiredOption('--every <duration>', 'a heartbeat must arrive at least this often (10m, PT1H)'),
-  ).action(async (name: string, o: Common & { kind: string; every: string }) =>
+      .option('--every <duration>', 'heartbeat: a heartbeat must arrive at least this often (10m, PT1H)')
+      .option('--schedule <key>', 'deadline: the schedule a run of which must succeed in each window')
+      .option('--spec <spec>', "deadline: when each window opens, a cron line or RRULE ('0 9 * * 1-5')")
+      .option('--tz <zone>', 'deadline: the IANA zone the spec is read in (default UTC)')
+      .option('--within <duration>', 'deadline: how long each window stays open (15m)')
+      .addHelpText(
+        'after',
+        "\nExamples:\n  punctual checks put backup --every 10m\n  punctual checks put report-by-0915 --kind deadline --schedule reports.daily \\\n    --spec '0 9 * * 1-5' --tz Europe/Paris --within 15m\n",
+      ),
+  ).action(async (name: string, o: Common & { kind: string; every?: string }) =>
     w.exit(await checksPut({ ...args(w.env, o), name }, w.io)),
   );
   client(checks.command('rm').description('delete a check').argument('<name>')).action(

@@ -28,6 +28,9 @@ import {
   type CheckRow,
 } from '../alert-rows.js';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { CHECK_ALERT_KINDS, missedKindOf } from '../../domain/deadline-check.js';
+import { firstWindow } from '../deadline-rows.js';
+import { judgeDeadline } from './sqlite-deadlines.js';
 
 const CHANNEL = 'SELECT * FROM alert_channels WHERE tenant_id = ? AND name = ?';
 const CHECK = 'SELECT * FROM checks WHERE tenant_id = ? AND name = ?';
@@ -134,21 +137,52 @@ export function putCheck(
   input: unknown,
   now: number,
 ): { check: Check; created: boolean } {
-  const c = parseCheckInput(input);
+  const c = parseCheckInput(input, now);
   return sql.write(() => {
     const existing = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow | undefined;
-    // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
-    const from = existing?.last_beat_at ?? existing?.created_at ?? now;
-    const disarmed = existing !== undefined && existing.next_check_at === null;
-    const next = disarmed ? null : Math.max(from + c.everyMs, now);
-    sql
-      .stmt(
-        `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
-         ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
-           next_check_at = excluded.next_check_at, updated_at = excluded.updated_at`,
-      )
-      .run(tenantId, c.name, c.kind, c.everyMs, next, now, now);
+    if (c.kind === 'deadline') {
+      const w = firstWindow(c.deadline, now);
+      sql
+        .stmt(
+          `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at,
+             schedule_key, spec, tz, within_ms, window_start)
+           VALUES (@tenantId, @name, 'deadline', 0, NULL, @next, @now, @now, @schedule, @spec, @tz, @within, @start)
+           ON CONFLICT (tenant_id, name) DO UPDATE SET kind = 'deadline', every_ms = 0, last_beat_at = NULL,
+             next_check_at = excluded.next_check_at, updated_at = excluded.updated_at,
+             schedule_key = excluded.schedule_key, spec = excluded.spec, tz = excluded.tz,
+             within_ms = excluded.within_ms, window_start = excluded.window_start`,
+        )
+        .run({
+          tenantId,
+          name: c.name,
+          next: w.nextCheckAt,
+          now,
+          schedule: c.deadline.schedule,
+          spec: c.deadline.spec,
+          tz: c.deadline.tz,
+          within: c.deadline.withinMs,
+          start: w.windowStart,
+        });
+    } else {
+      // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
+      const wasHeartbeat = existing?.kind === 'heartbeat';
+      const from = (wasHeartbeat ? existing?.last_beat_at : null) ?? existing?.created_at ?? now;
+      const disarmed = wasHeartbeat && existing.next_check_at === null;
+      const next = disarmed ? null : Math.max(from + c.everyMs, now);
+      sql
+        .stmt(
+          `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
+           ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
+             next_check_at = excluded.next_check_at, updated_at = excluded.updated_at, schedule_key = NULL,
+             spec = NULL, tz = NULL, within_ms = NULL, window_start = NULL`,
+        )
+        .run(tenantId, c.name, c.kind, c.everyMs, next, now, now);
+    }
+    // A check that changed kind leaves the alert of its former kind behind: resolved.
+    if (existing !== undefined && existing.kind !== c.kind) {
+      resolveOne(sql, { tenantId, subjectKind: 'check', subject: c.name, kinds: [missedKindOf(existing.kind)] }, now);
+    }
     const row = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow;
     return { check: toCheck(row), created: existing === undefined };
   });
@@ -170,8 +204,7 @@ export function deleteCheck(sql: SqliteDatabase, tenantId: string, name: string,
   return sql.write(() => {
     const gone =
       sql.stmt('DELETE FROM checks WHERE tenant_id = ? AND name = ?').run(tenantId, name).changes > 0;
-    if (gone)
-      resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: ['heartbeat_missed'] }, now);
+    if (gone) resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
     return gone;
   });
 }
@@ -186,7 +219,7 @@ export function recordHeartbeat(
     const row = sql
       .stmt(
         `UPDATE checks SET last_beat_at = @now, next_check_at = @now + every_ms
-         WHERE tenant_id = @tenantId AND name = @name RETURNING *`,
+         WHERE tenant_id = @tenantId AND name = @name AND kind = 'heartbeat' RETURNING *`,
       )
       .get({ now, tenantId, name }) as CheckRow | undefined;
     if (row === undefined) return undefined;
@@ -205,9 +238,13 @@ export function evaluateDueChecks(sql: SqliteDatabase, now: number, limit: numbe
          RETURNING *`,
       )
       .all(now, limit) as CheckRow[];
-    const opened: Alert[] = [];
+    const out: Alert[] = [];
     for (const r of due) {
       const c = toCheck(r);
+      if (c.kind === 'deadline') {
+        out.push(...judgeDeadline(sql, c, now));
+        continue;
+      }
       const a = openOne(
         sql,
         {
@@ -220,9 +257,9 @@ export function evaluateDueChecks(sql: SqliteDatabase, now: number, limit: numbe
         },
         now,
       );
-      if (a) opened.push(a);
+      if (a) out.push(a);
     }
-    return opened;
+    return out;
   });
 }
 

@@ -1,14 +1,19 @@
-// Conformance: expectations and failure rates (part of AlertStore; conformance.ts runs this group only for a
-// store that has alerts). A schedule's `expect` is content (stored, versioned, read back); the runs a put or
+// Conformance: expectations, deadline checks and failure rates (part of AlertStore; conformance.ts runs this
+// group only for a store that has alerts). A schedule's `expect` is content (stored, versioned, read back); the runs a put or
 // an advance writes keep their expect_by; evaluateDueExpectations judges each due run once (met resolves,
 // missed opens one alert per schedule, cancelled and skipped runs are not judged); recentOutcomes reads a
-// schedule's latest executed runs. Speaks only the contract, never SQL; instants are fixed.
+// schedule's latest executed runs; a deadline check judges each closed window by the runs of its schedule.
+// Speaks only the contract, never SQL; instants are fixed.
 
 import { expect, it } from 'vitest';
 import type { AlertStore } from '../../../src/store/alert-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
-import { claimOne, create, settlement, succeed, type Ctx } from './helpers.js';
+import { claimOne, create, rejectsWithCode, settlement, succeed, type Ctx } from './helpers.js';
+
+const HOUR = 60 * MINUTE;
+/** The first whole hour after T0 (T0 is 22:13:20 UTC). */
+const H = Math.ceil(T0 / HOUR) * HOUR;
 
 export function expectationTests(ctx: Ctx): void {
   const store = (): Store & AlertStore => ctx.store as Store & AlertStore;
@@ -141,5 +146,58 @@ export function expectationTests(ctx: Ctx): void {
     }
     expect(await store().recentOutcomes(s.id, 3)).toEqual(['succeeded', 'dead', 'dead']);
     expect(await store().recentOutcomes(s.id, 10)).toEqual(['succeeded', 'dead', 'dead', 'succeeded']);
+  });
+
+  it('judges each closed window of a deadline check by the runs of its schedule, once', async () => {
+    const s = await create(store(), { key: 'report' });
+    const body = { name: 'by-10', kind: 'deadline', schedule: 'report', spec: '0 * * * *', within: '10m' } as const;
+    const { check, created } = await store().putCheck(TENANT, body, T0);
+    expect(created).toBe(true);
+    expect(check).toMatchObject({
+      kind: 'deadline',
+      everyMs: null,
+      deadline: { schedule: 'report', spec: '0 * * * *', tz: 'UTC', withinMs: 10 * MINUTE },
+      windowStart: H,
+      nextCheckAt: H + 10 * MINUTE,
+    });
+    // Refused bodies change nothing.
+    await rejectsWithCode(store().putCheck(TENANT, { ...body, within: '2h' }, T0), 'CHECK_DEADLINE_UNMEETABLE');
+    await rejectsWithCode(store().putCheck(TENANT, { ...body, every: '1m' }, T0), 'CHECK_INVALID');
+    expect(await store().getCheck(TENANT, 'by-10')).toEqual(check);
+    expect(await store().recordHeartbeat(TENANT, 'by-10', T0)).toBeUndefined();
+    // Window H: met by a run that succeeded in it. Nothing to resolve; the next window is armed.
+    await store().insertRuns([runInsert({ schedule: s, scheduledFor: H })], T0);
+    await succeed(store(), await claimOne(store(), H), H + 5 * MINUTE);
+    expect(await store().evaluateDueChecks(H + 10 * MINUTE - 1, 10)).toEqual([]);
+    expect(await store().evaluateDueChecks(H + 10 * MINUTE, 10)).toEqual([]);
+    expect(await store().getCheck(TENANT, 'by-10')).toMatchObject({
+      windowStart: H + HOUR,
+      nextCheckAt: H + HOUR + 10 * MINUTE,
+    });
+    // Window H+1h: a run succeeded after it closed. Judged once however many evaluate it: one alert.
+    await store().insertRuns([runInsert({ schedule: s, scheduledFor: H + HOUR })], T0);
+    await succeed(store(), await claimOne(store(), H + HOUR), H + HOUR + 11 * MINUTE);
+    const [a, b] = await Promise.all([
+      store().evaluateDueChecks(H + HOUR + 11 * MINUTE, 10),
+      store().evaluateDueChecks(H + HOUR + 11 * MINUTE, 10),
+    ]);
+    expect([...a!, ...b!].map((x) => [x.kind, x.subject, x.state])).toEqual([['deadline_missed', 'by-10', 'open']]);
+    // Window H+2h met: resolved.
+    await store().insertRuns([runInsert({ schedule: s, scheduledFor: H + 2 * HOUR })], T0);
+    await succeed(store(), await claimOne(store(), H + 2 * HOUR), H + 2 * HOUR + MINUTE);
+    const met = await store().evaluateDueChecks(H + 2 * HOUR + 10 * MINUTE, 10);
+    expect(met.map((x) => [x.kind, x.state])).toEqual([['deadline_missed', 'resolved']]);
+  });
+
+  it('a check that changes kind resolves the alert of its former kind', async () => {
+    const body = { name: 'c', kind: 'deadline', schedule: 'none', spec: '0 * * * *', within: '10m' } as const;
+    await store().putCheck(TENANT, body, T0);
+    const opened = await store().evaluateDueChecks(H + 10 * MINUTE, 10);
+    expect(opened.map((x) => [x.kind, x.state])).toEqual([['deadline_missed', 'open']]);
+    const { check, created } = await store().putCheck(TENANT, { name: 'c', kind: 'heartbeat', every: '5m' }, H + HOUR);
+    expect(created).toBe(false);
+    expect(check).toMatchObject({ kind: 'heartbeat', everyMs: 5 * MINUTE, deadline: null, windowStart: null });
+    const open = await store().listAlerts({ tenantId: TENANT, state: 'open', limit: 10 });
+    expect(open).toEqual([]);
   });
 }
