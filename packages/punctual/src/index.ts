@@ -275,11 +275,7 @@ export {
   type ScheduleExpect,
   type ScheduleExpectInput,
 } from './domain/schedule-expect.js';
-export {
-  DEFAULT_FAILURE_RATE,
-  failureRateVerdict,
-  type FailureRatePolicy,
-} from './domain/failure-rate.js';
+export { DEFAULT_FAILURE_RATE, failureRateVerdict, type FailureRatePolicy } from './domain/failure-rate.js';
 export type { AlertStore, AlertListQuery, AlertDeliveryResult } from './store/alert-store.js';
 export { hasAlerts } from './store/alert-store.js';
 export {

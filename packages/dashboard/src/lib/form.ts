@@ -257,7 +257,8 @@ export function keepUnedited(body: ScheduleInput, loaded: Schedule | undefined):
   const out: ScheduleInput = { ...body };
   if (out.summary === undefined && typeof loaded.summary === 'string') out.summary = loaded.summary;
   if (out.labels === undefined && Object.keys(loaded.labels ?? {}).length > 0) out.labels = loaded.labels;
-  if (out.expect === undefined && loaded.expect) out.expect = { successWithin: loaded.expect.successWithinMs };
+  if (out.expect === undefined && loaded.expect)
+    out.expect = { successWithin: loaded.expect.successWithinMs };
   const [kind, shape] = Object.entries(out.target)[0] ?? [];
   const before = (loaded.target as Record<string, unknown>)[kind ?? ''] as
     { idTemplate?: string } | undefined;

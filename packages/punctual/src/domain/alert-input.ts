@@ -127,7 +127,8 @@ export function parseCheckInput(input: unknown, now = 0): ParsedCheck {
     throw checkInvalid('kind', `must be one of ${CHECK_KINDS.join(', ')}`);
   }
   const other = Object.keys(input).find(
-    (k) => k !== 'name' && k !== 'kind' && input[k] !== undefined && !CHECK_FIELDS[kind as CheckKind].includes(k),
+    (k) =>
+      k !== 'name' && k !== 'kind' && input[k] !== undefined && !CHECK_FIELDS[kind as CheckKind].includes(k),
   );
   if (other !== undefined) throw checkInvalid(other, `is not a field of a ${kind} check`);
   if (kind === 'deadline') return { name, kind, deadline: parseDeadline(input, now) };

@@ -84,7 +84,10 @@ export function parseDeadline(
     throw e;
   }
   if (compiled.kind !== 'cron' && compiled.kind !== 'rrule') {
-    throw invalid('spec', 'must be a cron line or an RRULE (windows open at times of day, not @every or @at)');
+    throw invalid(
+      'spec',
+      'must be a cron line or an RRULE (windows open at times of day, not @every or @at)',
+    );
   }
   const gap = shortestGap(compiled, now);
   if (gap !== null && withinMs > gap) {
@@ -132,7 +135,9 @@ export function deadlineVerdict(
   met: boolean,
 ): { open: AlertCondition } | { clear: AlertClearance } {
   if (met) {
-    return { clear: { tenantId: c.tenantId, subjectKind: 'check', subject: c.name, kinds: ['deadline_missed'] } };
+    return {
+      clear: { tenantId: c.tenantId, subjectKind: 'check', subject: c.name, kinds: ['deadline_missed'] },
+    };
   }
   const close = windowStart + c.deadline.withinMs;
   return {

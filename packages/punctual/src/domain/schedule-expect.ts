@@ -28,7 +28,8 @@ function invalid(field: string, why: string): PunctualError {
 /** Validates `expect`; null (or absent) means no expectation. */
 export function parseExpect(v: unknown): ScheduleExpect | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalid('expect', 'must be an object { successWithin }');
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw invalid('expect', 'must be an object { successWithin }');
   const extra = Object.keys(v).find((k) => k !== 'successWithin');
   if (extra !== undefined) throw invalid(`expect.${extra}`, 'is not an expectation field');
   const w = (v as { successWithin?: unknown }).successWithin;

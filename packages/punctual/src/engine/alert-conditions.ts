@@ -2,7 +2,12 @@
 // success, a spec that can never fire again, a schedule changed or deleted. Pure builders: they must never
 // perform I/O or read a clock.
 
-import { ALERT_KINDS, CLEARED_BY_SUCCESS, type AlertClearance, type AlertCondition } from '../domain/alert.js';
+import {
+  ALERT_KINDS,
+  CLEARED_BY_SUCCESS,
+  type AlertClearance,
+  type AlertCondition,
+} from '../domain/alert.js';
 import type { Run } from '../domain/run.js';
 
 /** A dead run opens `run_dead` about its schedule. */

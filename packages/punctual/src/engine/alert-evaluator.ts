@@ -78,7 +78,9 @@ export class AlertEvaluator {
       this.bus.on('schedule:put', ({ schedule: s }) =>
         this.#queue({ clear: scheduleChangedClearance(s.tenantId, s.key) }),
       ),
-      this.bus.on('schedule:deleted', (e) => this.#queue({ clear: scheduleDeletedClearance(e.tenantId, e.key) })),
+      this.bus.on('schedule:deleted', (e) =>
+        this.#queue({ clear: scheduleDeletedClearance(e.tenantId, e.key) }),
+      ),
     ];
     this.loop.start();
   }
@@ -144,7 +146,8 @@ export class AlertEvaluator {
 
   /** Announces transitions of either kind, each by its state. */
   #announceEach(alerts: Alert[]): void {
-    for (const alert of alerts) this.bus.emit(alert.state === 'open' ? 'alert:opened' : 'alert:resolved', { alert });
+    for (const alert of alerts)
+      this.bus.emit(alert.state === 'open' ? 'alert:opened' : 'alert:resolved', { alert });
   }
 
   async #round(): Promise<number> {

@@ -64,7 +64,10 @@ describe('deadline check bodies', () => {
   });
 
   it('refuses malformed fields with CHECK_INVALID, and spec or zone errors with their own codes', () => {
-    expect(codeOf(() => parseCheckInput(body({ spec: '@every 1h' }), NOW))).toEqual(['CHECK_INVALID', 'spec']);
+    expect(codeOf(() => parseCheckInput(body({ spec: '@every 1h' }), NOW))).toEqual([
+      'CHECK_INVALID',
+      'spec',
+    ]);
     expect(codeOf(() => parseCheckInput(body({ every: '10m' }), NOW))).toEqual(['CHECK_INVALID', 'every']);
     expect(codeOf(() => parseCheckInput(body({ schedule: '' }), NOW))).toEqual(['CHECK_INVALID', 'schedule']);
     expect(codeOf(() => parseCheckInput(body({ within: 'soon' }), NOW))).toEqual(['CHECK_INVALID', 'within']);
@@ -116,7 +119,14 @@ describe('schedule expectations', () => {
     expect(parseExpect({ successWithin: '15m' })).toEqual({ successWithinMs: 15 * MIN });
     expect(parseExpect({ successWithin: 'PT1H' })).toEqual({ successWithinMs: 60 * MIN });
     expect(parseExpect({ successWithin: 1000 })).toEqual({ successWithinMs: 1000 });
-    for (const bad of [{ successWithin: 999 }, { successWithin: '32d' }, { successWithin: '0s' }, {}, 'x', []]) {
+    for (const bad of [
+      { successWithin: 999 },
+      { successWithin: '32d' },
+      { successWithin: '0s' },
+      {},
+      'x',
+      [],
+    ]) {
       expect(codeOf(() => parseExpect(bad))[0]).toBe('EXPECT_INVALID');
     }
   });
@@ -125,9 +135,9 @@ describe('schedule expectations', () => {
     const e = { successWithinMs: 5 * MIN };
     expect(expectByOf(e, { scheduledFor: NOW, state: 'scheduled' })).toBe(NOW + 5 * MIN);
     // Rolled by a business-day rule: counted from the day it was rolled to.
-    expect(expectByOf(e, { scheduledFor: NOW, state: 'scheduled', details: { rolledTo: NOW + 3 * MIN } })).toBe(
-      NOW + 8 * MIN,
-    );
+    expect(
+      expectByOf(e, { scheduledFor: NOW, state: 'scheduled', details: { rolledTo: NOW + 3 * MIN } }),
+    ).toBe(NOW + 8 * MIN);
     expect(expectByOf(e, { scheduledFor: NOW, state: 'skipped' })).toBeNull();
     expect(expectByOf(null, { scheduledFor: NOW, state: 'scheduled' })).toBeNull();
   });
@@ -141,7 +151,9 @@ describe('schedule expectations', () => {
       expectBy: NOW + MIN,
     };
     expect(expectationVerdict({ ...due, state: 'succeeded', finishedAt: NOW + MIN })).toHaveProperty('clear');
-    expect(expectationVerdict({ ...due, state: 'succeeded', finishedAt: NOW + MIN + 1 })).toHaveProperty('open');
+    expect(expectationVerdict({ ...due, state: 'succeeded', finishedAt: NOW + MIN + 1 })).toHaveProperty(
+      'open',
+    );
     expect(expectationVerdict({ ...due, state: 'running', finishedAt: null })).toHaveProperty('open');
     expect(expectationVerdict({ ...due, state: 'dead', finishedAt: NOW })).toHaveProperty('open');
     expect(expectationVerdict({ ...due, state: 'cancelled', finishedAt: NOW })).toBeNull();

@@ -56,7 +56,12 @@ async function addOutbox(
   );
 }
 
-export async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number): Promise<Alert | undefined> {
+export async function openOne(
+  db: PgDb,
+  c: PgQueryable,
+  a: AlertCondition,
+  now: number,
+): Promise<Alert | undefined> {
   const { rows } = await c.query<AlertRow>(
     `INSERT INTO ${db.s}.alerts (tenant_id, kind, subject_kind, subject, state, opened_at, summary, details)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7::jsonb)
@@ -194,12 +199,7 @@ export async function deleteCheck(db: PgDb, tenantId: string, name: string, now:
       name,
     ]);
     if (!rowCount) return false;
-    await resolveOne(
-      db,
-      c,
-      { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS },
-      now,
-    );
+    await resolveOne(db, c, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
     return true;
   });
 }

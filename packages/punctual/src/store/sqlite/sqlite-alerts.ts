@@ -181,7 +181,11 @@ export function putCheck(
     }
     // A check that changed kind leaves the alert of its former kind behind: resolved.
     if (existing !== undefined && existing.kind !== c.kind) {
-      resolveOne(sql, { tenantId, subjectKind: 'check', subject: c.name, kinds: [missedKindOf(existing.kind)] }, now);
+      resolveOne(
+        sql,
+        { tenantId, subjectKind: 'check', subject: c.name, kinds: [missedKindOf(existing.kind)] },
+        now,
+      );
     }
     const row = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow;
     return { check: toCheck(row), created: existing === undefined };
@@ -204,7 +208,8 @@ export function deleteCheck(sql: SqliteDatabase, tenantId: string, name: string,
   return sql.write(() => {
     const gone =
       sql.stmt('DELETE FROM checks WHERE tenant_id = ? AND name = ?').run(tenantId, name).changes > 0;
-    if (gone) resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
+    if (gone)
+      resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
     return gone;
   });
 }

@@ -141,7 +141,9 @@ export function expectationTests(ctx: Ctx): void {
     for (const [i, state] of states.entries()) {
       const c = await claimOne(store(), T0 + 10 + i);
       const outcome =
-        state === 'succeeded' ? ({ state, result: null } as const) : ({ state, error: { message: 'x' } } as const);
+        state === 'succeeded'
+          ? ({ state, result: null } as const)
+          : ({ state, error: { message: 'x' } } as const);
       await store().settleRuns([settlement(c, outcome, T0 + 100 + i)], T0 + 100 + i);
     }
     expect(await store().recentOutcomes(s.id, 3)).toEqual(['succeeded', 'dead', 'dead']);
@@ -150,7 +152,13 @@ export function expectationTests(ctx: Ctx): void {
 
   it('judges each closed window of a deadline check by the runs of its schedule, once', async () => {
     const s = await create(store(), { key: 'report' });
-    const body = { name: 'by-10', kind: 'deadline', schedule: 'report', spec: '0 * * * *', within: '10m' } as const;
+    const body = {
+      name: 'by-10',
+      kind: 'deadline',
+      schedule: 'report',
+      spec: '0 * * * *',
+      within: '10m',
+    } as const;
     const { check, created } = await store().putCheck(TENANT, body, T0);
     expect(created).toBe(true);
     expect(check).toMatchObject({
@@ -161,7 +169,10 @@ export function expectationTests(ctx: Ctx): void {
       nextCheckAt: H + 10 * MINUTE,
     });
     // Refused bodies change nothing.
-    await rejectsWithCode(store().putCheck(TENANT, { ...body, within: '2h' }, T0), 'CHECK_DEADLINE_UNMEETABLE');
+    await rejectsWithCode(
+      store().putCheck(TENANT, { ...body, within: '2h' }, T0),
+      'CHECK_DEADLINE_UNMEETABLE',
+    );
     await rejectsWithCode(store().putCheck(TENANT, { ...body, every: '1m' }, T0), 'CHECK_INVALID');
     expect(await store().getCheck(TENANT, 'by-10')).toEqual(check);
     expect(await store().recordHeartbeat(TENANT, 'by-10', T0)).toBeUndefined();
@@ -181,7 +192,9 @@ export function expectationTests(ctx: Ctx): void {
       store().evaluateDueChecks(H + HOUR + 11 * MINUTE, 10),
       store().evaluateDueChecks(H + HOUR + 11 * MINUTE, 10),
     ]);
-    expect([...a!, ...b!].map((x) => [x.kind, x.subject, x.state])).toEqual([['deadline_missed', 'by-10', 'open']]);
+    expect([...a!, ...b!].map((x) => [x.kind, x.subject, x.state])).toEqual([
+      ['deadline_missed', 'by-10', 'open'],
+    ]);
     // Window H+2h met: resolved.
     await store().insertRuns([runInsert({ schedule: s, scheduledFor: H + 2 * HOUR })], T0);
     await succeed(store(), await claimOne(store(), H + 2 * HOUR), H + 2 * HOUR + MINUTE);
@@ -194,9 +207,18 @@ export function expectationTests(ctx: Ctx): void {
     await store().putCheck(TENANT, body, T0);
     const opened = await store().evaluateDueChecks(H + 10 * MINUTE, 10);
     expect(opened.map((x) => [x.kind, x.state])).toEqual([['deadline_missed', 'open']]);
-    const { check, created } = await store().putCheck(TENANT, { name: 'c', kind: 'heartbeat', every: '5m' }, H + HOUR);
+    const { check, created } = await store().putCheck(
+      TENANT,
+      { name: 'c', kind: 'heartbeat', every: '5m' },
+      H + HOUR,
+    );
     expect(created).toBe(false);
-    expect(check).toMatchObject({ kind: 'heartbeat', everyMs: 5 * MINUTE, deadline: null, windowStart: null });
+    expect(check).toMatchObject({
+      kind: 'heartbeat',
+      everyMs: 5 * MINUTE,
+      deadline: null,
+      windowStart: null,
+    });
     const open = await store().listAlerts({ tenantId: TENANT, state: 'open', limit: 10 });
     expect(open).toEqual([]);
   });

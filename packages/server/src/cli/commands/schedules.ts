@@ -253,7 +253,12 @@ function details(s: ScheduleJson): string {
     ['spec', `${oneLine(s.spec)}  (${s.tz})`],
     ...(s.dst ? [['dst', `gap ${s.dst.gap}, repeat ${s.dst.repeat}`] as [string, string]] : []),
     ...(s.expect
-      ? [['expect', `success within ${s.expect.successWithinMs / 1000}s of each occurrence`] as [string, string]]
+      ? [
+          ['expect', `success within ${s.expect.successWithinMs / 1000}s of each occurrence`] as [
+            string,
+            string,
+          ],
+        ]
       : []),
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],

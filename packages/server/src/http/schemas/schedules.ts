@@ -172,7 +172,9 @@ export const schedule = z
     dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
     exclude: z.array(z.string()).meta({ description: 'calendars whose dates skip an occurrence' }),
     businessDays: businessDays.nullable(),
-    expect: scheduleExpect.nullable().meta({ description: 'what each occurrence must achieve; null for nothing' }),
+    expect: scheduleExpect
+      .nullable()
+      .meta({ description: 'what each occurrence must achieve; null for nothing' }),
     target,
     payload: z.unknown(),
     policies,
