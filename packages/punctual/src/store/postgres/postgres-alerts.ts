@@ -15,7 +15,7 @@ import type {
   ClaimedAlertDelivery,
 } from '../../domain/alert.js';
 import { ALERT_DELIVERY_MAX_ATTEMPTS, alertDeliveryBackoffMs } from '../../domain/alert.js';
-import { parseAlertChannelInput, parseCheckInput } from '../../domain/alert-input.js';
+import { parseAlertChannelInput } from '../../domain/alert-input.js';
 import type { AlertDeliveryResult, AlertListQuery } from '../alert-store.js';
 import {
   alertIdOf,
@@ -30,8 +30,8 @@ import {
   type CheckRow,
 } from '../alert-rows.js';
 import type { PgDb } from './postgres-database.js';
-import { CHECK_ALERT_KINDS, missedKindOf } from '../../domain/deadline-check.js';
-import { judgeDeadline, putDeadline } from './postgres-deadlines.js';
+import { CHECK_ALERT_KINDS } from '../../domain/deadline-check.js';
+import { judgeDeadline } from './postgres-checks.js';
 import type { PgQueryable } from './postgres-driver.js';
 
 const ALERT_COLS = `id::text AS id, tenant_id, kind, subject_kind, subject, state, opened_at, resolved_at, summary,
@@ -131,50 +131,6 @@ export async function deleteAlertChannel(db: PgDb, tenantId: string, name: strin
     [tenantId, name],
   );
   return rows.length > 0;
-}
-
-export async function putCheck(
-  db: PgDb,
-  tenantId: string,
-  input: unknown,
-  now: number,
-): Promise<{ check: Check; created: boolean }> {
-  const c = parseCheckInput(input, now);
-  return db.tx(async (tx) => {
-    const { rows: before } = await tx.query<{ kind: string }>(
-      `SELECT kind FROM ${db.s}.checks WHERE tenant_id = $1 AND name = $2 FOR UPDATE`,
-      [tenantId, c.name],
-    );
-    const { rows } =
-      c.kind === 'deadline'
-        ? await putDeadline(db, tx, tenantId, c.name, c.deadline, now)
-        : await tx.query<CheckRow & { created: boolean }>(
-            // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
-            `INSERT INTO ${db.s}.checks AS k (tenant_id, name, kind, every_ms, last_beat_at, next_check_at,
-               created_at, updated_at)
-             VALUES ($1, $2, $3, $4::bigint, NULL, $5::bigint + $4::bigint, $5, $5)
-             ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
-               updated_at = excluded.updated_at,
-               next_check_at = CASE WHEN k.kind = 'heartbeat' AND k.next_check_at IS NULL THEN NULL
-                                    WHEN k.kind = 'heartbeat'
-                                      THEN greatest(coalesce(k.last_beat_at, k.created_at) + excluded.every_ms, $5::bigint)
-                                    ELSE greatest(k.created_at + excluded.every_ms, $5::bigint) END,
-               schedule_key = NULL, spec = NULL, tz = NULL, within_ms = NULL, window_start = NULL
-             RETURNING *, (xmax = 0) AS created`,
-            [tenantId, c.name, c.kind, c.everyMs, now],
-          );
-    // A check that changed kind leaves the alert of its former kind behind: resolved.
-    const was = before[0]?.kind;
-    if (was !== undefined && was !== c.kind) {
-      await resolveOne(
-        db,
-        tx,
-        { tenantId, subjectKind: 'check', subject: c.name, kinds: [missedKindOf(was)] },
-        now,
-      );
-    }
-    return { check: toCheck(rows[0]!), created: rows[0]!.created };
-  });
 }
 
 export async function getCheck(db: PgDb, tenantId: string, name: string): Promise<Check | undefined> {

@@ -76,6 +76,7 @@ import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revis
 import * as kv from './postgres-kv.js';
 import * as calendars from './postgres-calendars.js';
 import * as alerts from './postgres-alerts.js';
+import * as checks from './postgres-checks.js';
 import * as expectations from './postgres-expectations.js';
 import type {
   Alert,
@@ -585,7 +586,7 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     input: CheckInput,
     now: number,
   ): Promise<{ check: Check; created: boolean }> {
-    return alerts.putCheck(await this.#conn(), tenantId, input, now);
+    return checks.putCheck(await this.#conn(), tenantId, input, now);
   }
 
   async getCheck(tenantId: string, name: string): Promise<Check | undefined> {

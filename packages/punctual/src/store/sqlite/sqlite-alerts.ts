@@ -1,5 +1,5 @@
-// Alerting on SQLite: channels and checks (by name), alerts opened insert-if-absent on the open-alert unique
-// index, resolved by conditional update, and the delivery outbox written in the same BEGIN IMMEDIATE
+// Alerting on SQLite: channels and checks (by name; writing a check: sqlite-checks.ts), alerts opened
+// insert-if-absent on the open-alert unique index, resolved by conditional update, and the delivery outbox written in the same BEGIN IMMEDIATE
 // transaction as each transition, claimed with a lease and settled against its claim. It must never read a
 // clock (`now` is a parameter), nor build a statement from input.
 
@@ -13,7 +13,7 @@ import type {
   ClaimedAlertDelivery,
 } from '../../domain/alert.js';
 import { ALERT_DELIVERY_MAX_ATTEMPTS, alertDeliveryBackoffMs } from '../../domain/alert.js';
-import { parseAlertChannelInput, parseCheckInput } from '../../domain/alert-input.js';
+import { parseAlertChannelInput } from '../../domain/alert-input.js';
 import type { AlertDeliveryResult, AlertListQuery } from '../alert-store.js';
 import {
   alertIdOf,
@@ -28,12 +28,11 @@ import {
   type CheckRow,
 } from '../alert-rows.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { CHECK_ALERT_KINDS, missedKindOf } from '../../domain/deadline-check.js';
-import { firstWindow } from '../deadline-rows.js';
-import { judgeDeadline } from './sqlite-deadlines.js';
+import { CHECK_ALERT_KINDS } from '../../domain/deadline-check.js';
+import { judgeDeadline } from './sqlite-checks.js';
 
 const CHANNEL = 'SELECT * FROM alert_channels WHERE tenant_id = ? AND name = ?';
-const CHECK = 'SELECT * FROM checks WHERE tenant_id = ? AND name = ?';
+export const CHECK = 'SELECT * FROM checks WHERE tenant_id = ? AND name = ?';
 
 const OPEN = `
   INSERT INTO alerts (tenant_id, kind, subject_kind, subject, state, opened_at, summary, details)
@@ -129,67 +128,6 @@ export function deleteAlertChannel(sql: SqliteDatabase, tenantId: string, name: 
     () =>
       sql.stmt('DELETE FROM alert_channels WHERE tenant_id = ? AND name = ?').run(tenantId, name).changes > 0,
   );
-}
-
-export function putCheck(
-  sql: SqliteDatabase,
-  tenantId: string,
-  input: unknown,
-  now: number,
-): { check: Check; created: boolean } {
-  const c = parseCheckInput(input, now);
-  return sql.write(() => {
-    const existing = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow | undefined;
-    if (c.kind === 'deadline') {
-      const w = firstWindow(c.deadline, now);
-      sql
-        .stmt(
-          `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at,
-             schedule_key, spec, tz, within_ms, window_start)
-           VALUES (@tenantId, @name, 'deadline', 0, NULL, @next, @now, @now, @schedule, @spec, @tz, @within, @start)
-           ON CONFLICT (tenant_id, name) DO UPDATE SET kind = 'deadline', every_ms = 0, last_beat_at = NULL,
-             next_check_at = excluded.next_check_at, updated_at = excluded.updated_at,
-             schedule_key = excluded.schedule_key, spec = excluded.spec, tz = excluded.tz,
-             within_ms = excluded.within_ms, window_start = excluded.window_start`,
-        )
-        .run({
-          tenantId,
-          name: c.name,
-          next: w.nextCheckAt,
-          now,
-          schedule: c.deadline.schedule,
-          spec: c.deadline.spec,
-          tz: c.deadline.tz,
-          within: c.deadline.withinMs,
-          start: w.windowStart,
-        });
-    } else {
-      // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
-      const wasHeartbeat = existing?.kind === 'heartbeat';
-      const from = (wasHeartbeat ? existing?.last_beat_at : null) ?? existing?.created_at ?? now;
-      const disarmed = wasHeartbeat && existing.next_check_at === null;
-      const next = disarmed ? null : Math.max(from + c.everyMs, now);
-      sql
-        .stmt(
-          `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
-           ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
-             next_check_at = excluded.next_check_at, updated_at = excluded.updated_at, schedule_key = NULL,
-             spec = NULL, tz = NULL, within_ms = NULL, window_start = NULL`,
-        )
-        .run(tenantId, c.name, c.kind, c.everyMs, next, now, now);
-    }
-    // A check that changed kind leaves the alert of its former kind behind: resolved.
-    if (existing !== undefined && existing.kind !== c.kind) {
-      resolveOne(
-        sql,
-        { tenantId, subjectKind: 'check', subject: c.name, kinds: [missedKindOf(existing.kind)] },
-        now,
-      );
-    }
-    const row = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow;
-    return { check: toCheck(row), created: existing === undefined };
-  });
 }
 
 export function getCheck(sql: SqliteDatabase, tenantId: string, name: string): Check | undefined {

@@ -67,6 +67,7 @@ import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revis
 import * as kv from './sqlite-kv.js';
 import * as calendars from './sqlite-calendars.js';
 import * as alerts from './sqlite-alerts.js';
+import * as checks from './sqlite-checks.js';
 import * as expectations from './sqlite-expectations.js';
 import type {
   Alert,
@@ -499,7 +500,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     input: CheckInput,
     now: number,
   ): Promise<{ check: Check; created: boolean }> {
-    return alerts.putCheck(this.sql, tenantId, input, now);
+    return checks.putCheck(this.sql, tenantId, input, now);
   }
 
   async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
