@@ -1,7 +1,7 @@
 // Alerting on SQLite: channels and checks (by name; writing a check: sqlite-checks.ts), alerts opened
-// insert-if-absent on the open-alert unique index, resolved by conditional update, and the delivery outbox written in the same BEGIN IMMEDIATE
-// transaction as each transition, claimed with a lease and settled against its claim. It must never read a
-// clock (`now` is a parameter), nor build a statement from input.
+// insert-if-absent on the open-alert unique index, resolved by conditional update, and the delivery outbox
+// written in the same BEGIN IMMEDIATE transaction as each transition, claimed with a lease and settled
+// against its claim. It must never read a clock (`now` is a parameter), nor build a statement from input.
 
 import type {
   Alert,
