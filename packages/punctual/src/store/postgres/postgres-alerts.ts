@@ -1,9 +1,10 @@
-// Alerting on PostgreSQL: channels and checks (by name; writing a check: postgres-checks.ts), alerts opened insert-if-absent on the open-alert
-// unique index (concurrent openers of one condition wait for each other and all but one do nothing),
-// resolved by conditional update, and the delivery outbox written in the same transaction as each
-// transition. Due checks and deliveries are taken with FOR UPDATE SKIP LOCKED, so each is worked by one
-// instance; a delivery's claim is a lease (its next_attempt_at moved to the lease end) settled against its
-// claim number. It must never read a clock (`now` is a parameter), nor put input into SQL text.
+// Alerting on PostgreSQL: channels and checks (by name; writing a check: postgres-checks.ts), alerts opened
+// insert-if-absent on the open-alert unique index (concurrent openers of one condition wait for each other
+// and all but one do nothing), resolved by conditional update, and the delivery outbox written in the same
+// transaction as each transition. Due checks and deliveries are taken with FOR UPDATE SKIP LOCKED, so each
+// is worked by one instance; a delivery's claim is a lease (its next_attempt_at moved to the lease end)
+// settled against its claim number. It must never read a clock (`now` is a parameter), nor put input into
+// SQL text.
 
 import type {
   Alert,
