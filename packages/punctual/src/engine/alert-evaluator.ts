@@ -153,22 +153,32 @@ export class AlertEvaluator {
   async #round(): Promise<number> {
     if (this.#rates?.pending) for (const op of await this.#rates.verdicts()) this.#queue(op);
     let changed = await this.#flush();
-    for (;;) {
-      const moved = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
-      this.#announceEach(moved);
-      changed ||= moved.length > 0;
-      if (moved.length < this.opts.batch) break;
+    // Each kind is probed on its index first (a read), and evaluated (a write transaction) only when due.
+    let nextCheck = await this.store.nextCheckAt();
+    if (nextCheck !== null && nextCheck <= this.clock.now()) {
+      for (;;) {
+        const moved = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
+        this.#announceEach(moved);
+        changed ||= moved.length > 0;
+        if (moved.length < this.opts.batch) break;
+      }
+      nextCheck = await this.store.nextCheckAt();
     }
-    for (;;) {
-      const { judged, alerts } = await this.store.evaluateDueExpectations(this.clock.now(), this.opts.batch);
-      this.#announceEach(alerts);
-      changed ||= alerts.length > 0;
-      if (judged < this.opts.batch) break;
+    let nextExpect = await this.store.nextExpectationAt();
+    if (nextExpect !== null && nextExpect <= this.clock.now()) {
+      for (;;) {
+        const { judged, alerts } = await this.store.evaluateDueExpectations(
+          this.clock.now(),
+          this.opts.batch,
+        );
+        this.#announceEach(alerts);
+        changed ||= alerts.length > 0;
+        if (judged < this.opts.batch) break;
+      }
+      nextExpect = await this.store.nextExpectationAt();
     }
     if (changed) this.opts.transitioned?.();
     const now = this.clock.now();
-    const nextCheck = await this.store.nextCheckAt();
-    const nextExpect = await this.store.nextExpectationAt();
     return Math.min(nextCheck ?? Infinity, nextExpect ?? Infinity, now + this.opts.maxSleepMs);
   }
 }
