@@ -111,3 +111,24 @@ export function expectationVerdict(
     },
   };
 }
+
+/**
+ * The verdicts of a batch of closed windows, in order, without repeats: of consecutive verdicts about one
+ * schedule that say the same (open, open, open), only the first is kept, since the others change nothing.
+ */
+export function expectationOps(
+  dues: readonly DueExpectation[],
+): ({ open: AlertCondition } | { clear: AlertClearance })[] {
+  const last = new Map<string, 'open' | 'clear'>();
+  const out: ({ open: AlertCondition } | { clear: AlertClearance })[] = [];
+  for (const e of dues) {
+    const v = expectationVerdict(e);
+    if (v === null) continue;
+    const key = `${e.tenantId}\u0000${e.scheduleKey}`;
+    const tag = 'open' in v ? 'open' : 'clear';
+    if (last.get(key) === tag) continue;
+    last.set(key, tag);
+    out.push(v);
+  }
+  return out;
+}

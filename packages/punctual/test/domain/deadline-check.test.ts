@@ -4,7 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseCheckInput } from '../../src/domain/alert-input.js';
 import { deadlineVerdict, nextWindowStart, parseDeadline } from '../../src/domain/deadline-check.js';
-import { expectByOf, expectationVerdict, parseExpect } from '../../src/domain/schedule-expect.js';
+import {
+  expectByOf,
+  expectationOps,
+  expectationVerdict,
+  parseExpect,
+} from '../../src/domain/schedule-expect.js';
 
 // Monday 5 January 2026, 00:00 UTC (Paris is UTC+1 in winter: 09:00 Paris is 08:00 UTC).
 const NOW = Date.parse('2026-01-05T00:00:00Z');
@@ -157,5 +162,24 @@ describe('schedule expectations', () => {
     expect(expectationVerdict({ ...due, state: 'running', finishedAt: null })).toHaveProperty('open');
     expect(expectationVerdict({ ...due, state: 'dead', finishedAt: NOW })).toHaveProperty('open');
     expect(expectationVerdict({ ...due, state: 'cancelled', finishedAt: NOW })).toBeNull();
+  });
+
+  it('writes a batch of verdicts without repeats: open, open, clear, open about one schedule is three ops', () => {
+    const at = (state: string, key = 'job') => ({
+      tenantId: 't',
+      scheduleKey: key,
+      runId: '1',
+      scheduledFor: NOW,
+      expectBy: NOW + MIN,
+      state,
+      finishedAt: NOW + 1,
+    });
+    const ops = expectationOps([at('dead'), at('dead'), at('dead', 'other'), at('succeeded'), at('dead')]);
+    expect(ops.map((o) => ('open' in o ? `open ${o.open.subject}` : `clear ${o.clear.subject}`))).toEqual([
+      'open job',
+      'open other',
+      'clear job',
+      'open job',
+    ]);
   });
 });

@@ -6,7 +6,7 @@
 // put input into SQL text.
 
 import type { Alert } from '../../domain/alert.js';
-import { expectationVerdict } from '../../domain/schedule-expect.js';
+import { expectationOps } from '../../domain/schedule-expect.js';
 import type { PgDb } from './postgres-database.js';
 import { openOne, resolveOne } from './postgres-alerts.js';
 import { scheduleIdOf } from './postgres-runs.js';
@@ -21,7 +21,10 @@ interface DueRow {
   finished_at: string | null;
 }
 
-/** Judges up to `limit` expectations due at `now`; returns how many it judged and the alerts opened and resolved, in order. */
+/**
+ * Judges up to `limit` expectations due at `now`; returns how many it judged and the alerts opened and
+ * resolved, in order (repeated verdicts about one schedule are written once: expectationOps).
+ */
 export async function evaluateDueExpectations(
   db: PgDb,
   now: number,
@@ -39,18 +42,17 @@ export async function evaluateDueExpectations(
       [now, limit],
     );
     rows.sort((a, b) => Number(a.expect_by) - Number(b.expect_by) || Number(a.id) - Number(b.id));
+    const dues = rows.map((r) => ({
+      tenantId: r.tenant_id,
+      scheduleKey: r.schedule_key,
+      runId: r.id,
+      scheduledFor: Number(r.scheduled_for),
+      expectBy: Number(r.expect_by),
+      state: r.state,
+      finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    }));
     const out: Alert[] = [];
-    for (const r of rows) {
-      const v = expectationVerdict({
-        tenantId: r.tenant_id,
-        scheduleKey: r.schedule_key,
-        runId: r.id,
-        scheduledFor: Number(r.scheduled_for),
-        expectBy: Number(r.expect_by),
-        state: r.state,
-        finishedAt: r.finished_at === null ? null : Number(r.finished_at),
-      });
-      if (v === null) continue;
+    for (const v of expectationOps(dues)) {
       if ('open' in v) {
         const a = await openOne(db, c, v.open, now);
         if (a) out.push(a);

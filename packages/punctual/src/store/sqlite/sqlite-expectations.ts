@@ -5,7 +5,7 @@
 // clock (`now` is a parameter), nor scan runs outside those indexes.
 
 import type { Alert } from '../../domain/alert.js';
-import { expectationVerdict, type DueExpectation } from '../../domain/schedule-expect.js';
+import { expectationOps, type DueExpectation } from '../../domain/schedule-expect.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { openOne, resolveOne } from './sqlite-alerts.js';
 import { scheduleIdOf } from './sqlite-runs.js';
@@ -20,25 +20,26 @@ interface DueRow {
   finished_at: number | null;
 }
 
-const DUE = `
+export const DUE_EXPECTATIONS = `
   SELECT id, tenant_id, schedule_key, scheduled_for, expect_by, state, finished_at
   FROM runs INDEXED BY runs_expect_due WHERE expect_by IS NOT NULL AND expect_by <= ?
   ORDER BY expect_by, id LIMIT ?`;
 
-/** Judges up to `limit` expectations due at `now`; returns how many it judged and the alerts opened and resolved, in order. */
+/**
+ * Judges up to `limit` expectations due at `now`; returns how many it judged and the alerts opened and
+ * resolved, in order (repeated verdicts about one schedule are written once: expectationOps).
+ */
 export function evaluateDueExpectations(
   sql: SqliteDatabase,
   now: number,
   limit: number,
 ): { judged: number; alerts: Alert[] } {
   return sql.write(() => {
-    const rows = sql.stmt(DUE).all(now, limit) as DueRow[];
+    const rows = sql.stmt(DUE_EXPECTATIONS).all(now, limit) as DueRow[];
     const judged = sql.stmt('UPDATE runs SET expect_by = NULL WHERE id = ?');
+    for (const r of rows) judged.run(r.id);
     const out: Alert[] = [];
-    for (const r of rows) {
-      judged.run(r.id);
-      const v = expectationVerdict(dueOf(r));
-      if (v === null) continue;
+    for (const v of expectationOps(rows.map(dueOf))) {
       if ('open' in v) {
         const a = openOne(sql, v.open, now);
         if (a) out.push(a);
@@ -71,16 +72,12 @@ export function nextExpectationAt(sql: SqliteDatabase): number | null {
 }
 
 /** The states (succeeded or dead) of a schedule's latest `limit` executed runs, newest first. */
+export const RECENT_OUTCOMES = `
+  SELECT state FROM runs INDEXED BY runs_schedule_finished
+  WHERE schedule_id = ? AND finished_at IS NOT NULL AND state IN ('succeeded', 'dead')
+  ORDER BY finished_at DESC LIMIT ?`;
+
 export function recentOutcomes(sql: SqliteDatabase, scheduleId: string, limit: number): string[] {
   const id = scheduleIdOf(scheduleId);
-  return sql.read(
-    () =>
-      sql
-        .pluck(
-          `SELECT state FROM runs INDEXED BY runs_schedule_finished
-           WHERE schedule_id = ? AND finished_at IS NOT NULL AND state IN ('succeeded', 'dead')
-           ORDER BY finished_at DESC LIMIT ?`,
-        )
-        .all(id, limit) as string[],
-  );
+  return sql.read(() => sql.pluck(RECENT_OUTCOMES).all(id, limit) as string[]);
 }
