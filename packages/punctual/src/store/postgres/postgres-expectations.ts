@@ -21,6 +21,17 @@ interface DueRow {
   finished_at: string | null;
 }
 
+/** Takes and marks judged the runs whose expect_by is due ($1 now, $2 limit), from runs_expect_due. */
+export function dueExpectationsSql(s: string): string {
+  return `WITH due AS (
+      SELECT id, expect_by FROM ${s}.runs
+      WHERE expect_by IS NOT NULL AND expect_by <= $1
+      ORDER BY expect_by, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+    UPDATE ${s}.runs r SET expect_by = NULL FROM due WHERE r.id = due.id
+    RETURNING r.id::text AS id, r.tenant_id, r.schedule_key, r.scheduled_for, due.expect_by, r.state,
+              r.finished_at`;
+}
+
 /**
  * Judges up to `limit` expectations due at `now`; returns how many it judged and the alerts opened and
  * resolved, in order (repeated verdicts about one schedule are written once: expectationOps).
@@ -31,16 +42,7 @@ export async function evaluateDueExpectations(
   limit: number,
 ): Promise<{ judged: number; alerts: Alert[] }> {
   return db.tx(async (c) => {
-    const { rows } = await c.query<DueRow>(
-      `WITH due AS (
-         SELECT id, expect_by FROM ${db.s}.runs
-         WHERE expect_by IS NOT NULL AND expect_by <= $1
-         ORDER BY expect_by, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE ${db.s}.runs r SET expect_by = NULL FROM due WHERE r.id = due.id
-       RETURNING r.id::text AS id, r.tenant_id, r.schedule_key, r.scheduled_for, due.expect_by, r.state,
-                 r.finished_at`,
-      [now, limit],
-    );
+    const { rows } = await c.query<DueRow>(dueExpectationsSql(db.s), [now, limit]);
     rows.sort((a, b) => Number(a.expect_by) - Number(b.expect_by) || Number(a.id) - Number(b.id));
     const dues = rows.map((r) => ({
       tenantId: r.tenant_id,
