@@ -75,9 +75,10 @@ export class AlertEvaluator {
       }),
       this.bus.on('schedule:notFired', (e) => this.#queue({ open: notFiredCondition(e) })),
       this.bus.on('schedule:exhausted', (e) => this.#queue({ open: specExhaustedCondition(e) })),
-      this.bus.on('schedule:put', ({ schedule: s }) =>
-        this.#queue({ clear: scheduleChangedClearance(s.tenantId, s.key) }),
-      ),
+      // A changed schedule (a new one has no alert: deleting it resolved them all).
+      this.bus.on('schedule:put', ({ schedule: s, created }) => {
+        if (!created) this.#queue({ clear: scheduleChangedClearance(s.tenantId, s.key) });
+      }),
       this.bus.on('schedule:deleted', (e) =>
         this.#queue({ clear: scheduleDeletedClearance(e.tenantId, e.key) }),
       ),
