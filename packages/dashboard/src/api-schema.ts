@@ -1047,6 +1047,13 @@ export interface components {
          */
         roll?: 'skip' | 'next' | 'previous';
       } | null;
+      expect?: {
+        /**
+         * @description milliseconds or a duration ("15m", "PT15M")
+         * @example 15m
+         */
+        successWithin: number | string;
+      } | null;
       /**
        * @description on create only: `paused` creates it paused; an update keeps the stored state
        * @enum {string}
@@ -1079,14 +1086,35 @@ export interface components {
       /** @description the Events API v2 routing key (pagerduty channels only) */
       routingKey?: string | null;
     };
+    /** @description a heartbeat check takes `every`; a deadline check takes `schedule`, `spec`, `tz` and `within` (CHECK_INVALID for a field of the other kind, CHECK_DEADLINE_UNMEETABLE for a deadline that can never be met) */
     CheckBodyInput: {
       /** @enum {string} */
-      kind: 'heartbeat';
+      kind: 'heartbeat' | 'deadline';
       /**
-       * @description a heartbeat must arrive at least this often (duration, at least 1s)
+       * @description heartbeat: a heartbeat must arrive at least this often (duration, at least 1s)
        * @example 10m
        */
-      every: string;
+      every?: string;
+      /**
+       * @description deadline: the key of the schedule a run of which must succeed in each window
+       * @example reports.daily
+       */
+      schedule?: string;
+      /**
+       * @description deadline: a cron line or RRULE; each instant opens a window
+       * @example 0 9 * * 1-5
+       */
+      spec?: string;
+      /**
+       * @description deadline: the IANA zone the spec is read in (default UTC)
+       * @example Europe/Paris
+       */
+      tz?: string;
+      /**
+       * @description deadline: how long each window stays open (above zero, at most the gap between two windows)
+       * @example 15m
+       */
+      within?: string;
     };
     Error: {
       error: {
@@ -1308,6 +1336,10 @@ export interface components {
       /** @enum {string} */
       repeat: 'first' | 'both';
     };
+    /** @description each occurrence must succeed within successWithin of its start, or an expectation_breached alert opens (1s to 31 days); see docs/alerts.md */
+    ScheduleExpect: {
+      successWithinMs: number;
+    };
     Schedule: {
       key: string;
       spec: string;
@@ -1324,6 +1356,8 @@ export interface components {
       /** @description calendars whose dates skip an occurrence */
       exclude: string[];
       businessDays: components['schemas']['BusinessDays'] | null;
+      /** @description what each occurrence must achieve; null for nothing */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -1753,13 +1787,24 @@ export interface components {
        */
       updatedAt: string;
     };
+    CheckDeadline: {
+      schedule: string;
+      spec: string;
+      tz: string;
+      withinMs: number;
+    };
     Check: {
       name: string;
       /** @enum {string} */
-      kind: 'heartbeat';
-      everyMs: number;
+      kind: 'heartbeat' | 'deadline';
+      /** @description heartbeat checks; null for a deadline check */
+      everyMs: number | null;
+      /** @description deadline checks; null for a heartbeat check */
+      deadline: components['schemas']['CheckDeadline'] | null;
+      /** @description deadline checks: the start of the window watched (judged at its close) */
+      windowStart: string | null;
       lastBeatAt: string | null;
-      /** @description null while its alert is open */
+      /** @description when it is judged next: a heartbeat's due instant (null while its alert is open), a deadline window's close (null when its spec opens no more) */
       nextCheckAt: string | null;
       /**
        * Format: date-time
@@ -1816,6 +1861,8 @@ export interface components {
       /** @description calendars whose dates skip an occurrence */
       exclude: string[];
       businessDays: components['schemas']['BusinessDays'] | null;
+      /** @description what each occurrence must achieve; null for nothing */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -1875,6 +1922,8 @@ export interface components {
         exclude: string[];
         businessDays: components['schemas']['BusinessDays'] | null;
       } | null;
+      /** @description the expectation of that version; null for none */
+      expect: components['schemas']['ScheduleExpect'] | null;
       target: components['schemas']['Target'];
       payload: unknown;
       policies: components['schemas']['Policies'];
@@ -7056,7 +7105,7 @@ export const alertChannelBodyInputKindValues: ReadonlyArray<
 > = ['webhook', 'slack', 'pagerduty'];
 export const checkBodyInputKindValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CheckBodyInput']['kind']
-> = ['heartbeat'];
+> = ['heartbeat', 'deadline'];
 export const targetAnyOf1WebhookMethodValues: ReadonlyArray<
   Extract<
     Extract<
@@ -7177,6 +7226,7 @@ export const alertChannelKindValues: ReadonlyArray<
 > = ['webhook', 'slack', 'pagerduty'];
 export const checkKindValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Check']['kind']> = [
   'heartbeat',
+  'deadline',
 ];
 export const occurrenceOverrideKindValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['OccurrenceOverride']['kind']

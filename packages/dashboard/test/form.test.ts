@@ -25,6 +25,7 @@ const schedule: Schedule = {
   dst: { gap: 'shift', repeat: 'first' },
   exclude: [],
   businessDays: null,
+  expect: null,
   target: {
     webhook: {
       url: 'https://example.com/hook',
@@ -334,17 +335,19 @@ describe('small parts', () => {
 });
 
 describe('keepUnedited', () => {
-  it('keeps the summary, labels and message id template the form has no control for', () => {
+  it('keeps the summary, labels, expectation and message id template the form has no control for', () => {
     const loaded: Schedule = {
       ...schedule,
       summary: 'Monthly report for sales',
       labels: { jobType: 'report' },
+      expect: { successWithinMs: 900_000 },
       target: { webhook: { url: 'https://example.com/hook', idTemplate: '{key}-{scheduledForSeconds}' } },
     };
     const body = buildBody(formFromSchedule(loaded)).body;
     expect(keepUnedited(body, loaded)).toMatchObject({
       summary: 'Monthly report for sales',
       labels: { jobType: 'report' },
+      expect: { successWithin: 900_000 },
       target: { webhook: { url: 'https://example.com/hook', idTemplate: '{key}-{scheduledForSeconds}' } },
     });
     // A target of another kind does not inherit the template; a new schedule keeps the body as it is.

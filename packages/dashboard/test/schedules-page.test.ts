@@ -33,6 +33,7 @@ function schedule(i: number, overrides: Partial<Schedule> = {}): Schedule {
     dst: { gap: 'shift', repeat: 'first' },
     exclude: [],
     businessDays: null,
+    expect: null,
     target: TARGETS[i % TARGETS.length] as Target,
     payload: null,
     policies: {} as Schedule['policies'],

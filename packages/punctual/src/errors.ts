@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   DST_INVALID:
     'the dst choice is malformed (gap: shift | skip, repeat: first | both) or given for an @every / @at spec, which has no local times',
   SCHEDULE_INVALID: 'a schedule field other than the spec is invalid (details.field names it)',
+  EXPECT_INVALID:
+    'a schedule `expect` is malformed: an object with successWithin, a duration between 1s and 31 days (details.field)',
   HANDLER_UNKNOWN: 'the handler target names no registered handler',
   PAYLOAD_INVALID: "the payload does not satisfy the handler's payload schema",
   TARGET_ADDRESS_REFUSED:
@@ -80,6 +82,8 @@ export const ERROR_CODES = {
     'an alert channel body is invalid: name, kind, url or routing key (details.field names it)',
   ALERT_CHANNEL_NOT_FOUND: 'no alert channel with that name for this tenant',
   CHECK_INVALID: 'a check body is invalid: name, kind or interval (details.field names it)',
+  CHECK_DEADLINE_UNMEETABLE:
+    'a deadline check can never be met: `within` not above zero or not shorter than the gap to the next window, or a spec that never opens a window (details.field)',
   CHECK_NOT_FOUND: 'no check with that name for this tenant (a heartbeat names a check that does not exist)',
   // Tenancy
   TENANT_INVALID: 'a tenant field is invalid: the id, a quota or the webhook secret (details.field names it)',

@@ -50,6 +50,12 @@ export interface PunctualEvents {
   'schedule:paused': { schedule: Schedule };
   'schedule:resumed': { schedule: Schedule };
   'schedule:completed': { tenantId: string; scheduleId: string };
+  /**
+   * A recurring schedule's spec or bounds have no instant left (COUNT/UNTIL or endAt passed, a spec with no
+   * future instant) while it may still run: it completed by exhaustion. Announced by the instance whose
+   * materializer step completed it (a one-off's end and a reached maxRuns are not announced here).
+   */
+  'schedule:exhausted': { tenantId: string; scheduleId: string; scheduleKey: string; spec: string };
   /** start() brought the store to the declared schedules: what it created, updated, left, removed (by key). */
   'schedules:reconciled': ReconcileReport;
   /** Materialisation of one schedule step (lag = now - nextFireAt when it was picked up). */

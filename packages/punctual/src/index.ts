@@ -280,6 +280,14 @@ export {
   slackAlertBody,
   webhookAlertBody,
 } from './domain/alert-bodies.js';
+export {
+  EXPECT_MAX_MS,
+  EXPECT_MIN_MS,
+  parseExpect,
+  type ScheduleExpect,
+  type ScheduleExpectInput,
+} from './domain/schedule-expect.js';
+export { DEFAULT_FAILURE_RATE, failureRateVerdict, type FailureRatePolicy } from './domain/failure-rate.js';
 export type { AlertStore, AlertListQuery, AlertDeliveryResult } from './store/alert-store.js';
 export { hasAlerts } from './store/alert-store.js';
 export {

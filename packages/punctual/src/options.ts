@@ -2,6 +2,7 @@
 // whole. Validation is at this boundary only.
 
 import type { AlertSender } from './targets/alert-channel-sender.js';
+import type { FailureRatePolicy } from './domain/failure-rate.js';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Retention } from './engine/housekeeper.js';
@@ -49,8 +50,14 @@ export interface SchedulerOptions {
    * Alerting, with a store that keeps alerts (AlertStore): the evaluator runs whenever the store has them;
    * `sender` delivers alert transitions to the tenants' channels (none: the outbox is kept but not sent by
    * this process). `maxSleepMs` bounds how long a new delivery made by another instance waits (default 5 s).
+   * `failureRate`: the `failure_rate` alert, off unless given: `true` takes the defaults (at least 50% of the
+   * last 10 executed runs dead, with at least 5 runs), an object overrides some of them (docs/alerts.md).
    */
-  alerts?: { sender?: AlertSender; maxSleepMs?: number };
+  alerts?: {
+    sender?: AlertSender;
+    maxSleepMs?: number;
+    failureRate?: Partial<FailureRatePolicy> | boolean;
+  };
   /** Run only the worker side, or only the materializer (both by default). */
   roles?: { materializer?: boolean; worker?: boolean };
   /** Random source for backoff jitter. Default Math.random. */

@@ -5,6 +5,7 @@
 import type { Json } from './domain/json.js';
 import { overriddenRun, type OccurrenceOverride } from './domain/occurrence-override.js';
 import { jitterOffset } from './domain/policies.js';
+import { expectByOf } from './domain/schedule-expect.js';
 import type { Schedule } from './domain/schedule.js';
 import type { RunInsert } from './store/store.js';
 
@@ -25,6 +26,11 @@ export function runInsertOf(
     scheduledFor,
     dueAt: o.dueAt ?? scheduledFor,
     expiresAt: p.deadlineMs === null || kind !== 'scheduled' ? null : scheduledFor + p.deadlineMs,
+    // Only a spec occurrence is expected to succeed (a trigger or a backfill is not).
+    expectBy:
+      kind === 'scheduled'
+        ? expectByOf(s.expect, { scheduledFor, state: o.state ?? 'scheduled', details: o.details ?? null })
+        : null,
     priority: p.priority,
     maxAttempts: p.retry.maxAttempts,
     overlap: p.overlap,
@@ -60,5 +66,6 @@ export function occurrenceRun(s: Schedule, scheduledFor: number): RunInsert {
 export function overriddenInsert(s: Schedule, o: OccurrenceOverride): RunInsert {
   const plain = occurrenceRun(s, o.instant);
   const r = overriddenRun(plain, o);
-  return { ...plain, ...r, unique: r.state === 'scheduled' };
+  const expectBy = r.state === 'scheduled' ? plain.expectBy : null;
+  return { ...plain, ...r, unique: r.state === 'scheduled', expectBy };
 }

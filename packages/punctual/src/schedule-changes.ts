@@ -83,6 +83,7 @@ export function inputOfContent(c: ScheduleDraft): ScheduleInput {
     dst: c.dst ?? null,
     exclude: c.calendarRules?.exclude ?? null,
     businessDays: c.calendarRules?.businessDays ?? null,
+    expect: c.expect == null ? null : { successWithin: c.expect.successWithinMs },
   };
 }
 

@@ -16,6 +16,7 @@ import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
 import { AlertDispatcher } from './engine/alert-dispatcher.js';
 import { AlertEvaluator } from './engine/alert-evaluator.js';
+import { failureRatePolicy, type FailureRatePolicy } from './domain/failure-rate.js';
 import { Housekeeper } from './engine/housekeeper.js';
 import { Materializer } from './engine/materializer.js';
 import { Reaper } from './engine/reaper.js';
@@ -160,6 +161,7 @@ export class Scheduler extends TenantApi {
         maxSleepMs: 30_000,
         batch: 500,
         transitioned: () => this.#alertDispatcher?.loop.nudge(),
+        failureRate: failureRateOption(opts.alerts?.failureRate),
       });
     }
   }
@@ -372,4 +374,10 @@ function defaultStore(): Store {
 /** Creates a scheduler. See SchedulerOptions for the settings and their defaults. */
 export function createScheduler(opts: SchedulerOptions = {}): Scheduler {
   return new Scheduler(opts);
+}
+
+/** The failure-rate policy an option asks for: off (null) unless true or an object. */
+function failureRateOption(o: Partial<FailureRatePolicy> | boolean | undefined): FailureRatePolicy | null {
+  if (o === undefined || o === false) return null;
+  return failureRatePolicy(o === true ? {} : o);
 }

@@ -45,6 +45,8 @@ export interface Config {
   metricsToken: string | null;
   /** Traces (otel-tracing.ts): `auto` on when an OTLP endpoint is set in the environment, `on`, or `off`. */
   otel: OtelMode;
+  /** The `failure_rate` alert (docs/alerts.md): `off`, or `on` with the library's default policy. */
+  alertFailureRate: 'off' | 'on';
   // The target settings (config-targets.ts) are absent when unset: the library's defaults apply (see
   // scriptLimitsOf). Absent rather than filled in, so a Config shows what the operator chose.
   /** The operator's broker connections by name (validated); absent: no broker target is enabled. */
@@ -263,6 +265,16 @@ export const SETTINGS: readonly Setting[] = [
       'OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set), on, off.',
     schema: z.enum(OTEL_MODES),
   },
+  {
+    key: 'alertFailureRate',
+    env: 'PUNCTUAL_ALERT_FAILURE_RATE',
+    default: 'off',
+    expect: 'one of off, on',
+    doc:
+      'The failure_rate alert of each schedule: on opens it when at least 50% of its last 10 executed runs ' +
+      'are dead (with at least 5 runs), off (the default) never.',
+    schema: z.enum(['off', 'on']),
+  },
   ...TARGET_SETTINGS,
 ];
 
@@ -401,5 +413,6 @@ export function loadConfig(
     metricsScheduleLabels: get<string>('metricsScheduleLabels'),
     metricsToken: get<string | undefined>('metricsToken') ?? null,
     otel: get<OtelMode>('otel'),
+    alertFailureRate: get<'off' | 'on'>('alertFailureRate'),
   });
 }

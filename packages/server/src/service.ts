@@ -187,7 +187,10 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     concurrency: config.concurrency,
     shutdownGraceMs: config.shutdownGraceMs,
     targets: [webhookTarget({ guard, secrets }), ...targets],
-    alerts: { sender: alertChannelSender({ guard, secrets, now: () => scheduler.clock.now() }) },
+    alerts: {
+      sender: alertChannelSender({ guard, secrets, now: () => scheduler.clock.now() }),
+      failureRate: config.alertFailureRate === 'on',
+    },
   });
   const targetKinds = ['handler', 'webhook', ...targets.map((t) => t.kind)];
   let bootstrap: Service['bootstrap'];

@@ -80,8 +80,23 @@ it('manages channels and checks, records a heartbeat, and lists alerts', async (
   expect(await heartbeat({ env, name: 'nope' }, o.io)).not.toBe(0);
   expect(o.out()).toContain('CHECK_NOT_FOUND');
   o = io();
+  const deadline = { schedule: 'reports.daily', spec: '0 9 * * 1-5', tz: 'Europe/Paris', within: '15m' };
+  expect(await checksPut({ env, name: 'by-0915', kind: 'deadline', ...deadline }, o.io)).toBe(0);
+  expect(o.out()).toBe('punctual: created check by-0915\n');
+  o = io();
+  expect(await checksPut({ env, name: 'never', kind: 'deadline', ...deadline, within: '0s' }, o.io)).not.toBe(
+    0,
+  );
+  expect(o.out()).toContain('CHECK_DEADLINE_UNMEETABLE');
+  o = io();
+  expect(await checksList({ env }, o.io)).toBe(0);
+  expect(o.out()).toMatch(
+    /by-0915\s+deadline\s+reports\.daily within 900s of 0 9 \* \* 1-5 \(Europe\/Paris\)/,
+  );
+  o = io();
   expect(await checksList({ env, json: true }, o.io)).toBe(0);
-  expect(JSON.parse(o.out()).items.map((c: { name: string }) => c.name)).toEqual(['backup']);
+  expect(JSON.parse(o.out()).items.map((c: { name: string }) => c.name)).toEqual(['backup', 'by-0915']);
+  expect(await checksRemove({ env, name: 'by-0915' }, io().io)).toBe(0);
 
   o = io();
   expect(await alertsList({ env, json: true, state: 'open' }, o.io)).toBe(0);

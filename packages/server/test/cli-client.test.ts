@@ -207,6 +207,19 @@ describe('schedules', () => {
     expect(refused.out + refused.err).toContain('DST_INVALID');
   });
 
+  it('puts --expect-success-within; get shows it; none removes it; EXPECT_INVALID for a bad one', async () => {
+    const put = (extra: Record<string, unknown>) =>
+      run(schedulesPut, { env, key: 'expect.daily', spec: '0 9 * * *', webhook: hook, json: true, ...extra });
+    const created = parse((await put({ expectSuccessWithin: '15m' })).out);
+    expect(created.expect).toEqual({ successWithinMs: 900_000 });
+    const got = await run(schedulesGet, { env, key: 'expect.daily' });
+    expect(got.out).toContain('expect      success within 900s of each occurrence');
+    expect(parse((await put({ expectSuccessWithin: 'none' })).out).expect).toBeNull();
+    const refused = await put({ expectSuccessWithin: '0s' });
+    expect(refused.code).not.toBe(0);
+    expect(refused.out + refused.err).toContain('EXPECT_INVALID');
+  });
+
   it('puts --id-template on the webhook target; refuses it for a script and an unknown placeholder', async () => {
     const put = (extra: Record<string, unknown>) =>
       run(schedulesPut, { env, key: 'ids.webhook', spec: '0 9 * * *', json: true, ...extra });

@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       metricsScheduleLabels: '',
       metricsToken: null,
       otel: 'auto',
+      alertFailureRate: 'off',
     });
     expect(Object.isFrozen(c)).toBe(true);
   });
@@ -68,6 +69,7 @@ describe('loadConfig', () => {
         PUNCTUAL_METRICS_SCHEDULE_LABELS: 'nightly-report, acme/billing.*',
         PUNCTUAL_METRICS_TOKEN: 'scrape-token-0123456789',
         PUNCTUAL_OTEL: 'on',
+        PUNCTUAL_ALERT_FAILURE_RATE: 'on',
       },
       noFile,
     );
@@ -91,6 +93,7 @@ describe('loadConfig', () => {
       metricsScheduleLabels: 'nightly-report, acme/billing.*',
       metricsToken: 'scrape-token-0123456789',
       otel: 'on',
+      alertFailureRate: 'on',
     });
   });
 

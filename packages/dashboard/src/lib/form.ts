@@ -249,13 +249,16 @@ export function formFromSchedule(s: Schedule): FormState {
 
 /**
  * The body to save over `loaded`: what the form edits, plus the fields it has no control for (the summary,
- * labels and a target's message id template), kept as they are so that saving the form never erases them.
+ * labels, the expectation and a target's message id template), kept as they are so that saving the form
+ * never erases them.
  */
 export function keepUnedited(body: ScheduleInput, loaded: Schedule | undefined): ScheduleInput {
   if (loaded === undefined) return body;
   const out: ScheduleInput = { ...body };
   if (out.summary === undefined && typeof loaded.summary === 'string') out.summary = loaded.summary;
   if (out.labels === undefined && Object.keys(loaded.labels ?? {}).length > 0) out.labels = loaded.labels;
+  if (out.expect === undefined && loaded.expect)
+    out.expect = { successWithin: loaded.expect.successWithinMs };
   const [kind, shape] = Object.entries(out.target)[0] ?? [];
   const before = (loaded.target as Record<string, unknown>)[kind ?? ''] as
     { idTemplate?: string } | undefined;

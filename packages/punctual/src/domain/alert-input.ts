@@ -1,9 +1,11 @@
-// Validation of what a tenant sends for an alert channel or a check: names, kinds, URLs, routing keys and
-// heartbeat intervals, each refused with a stable code and `details.field`. Pure: it must never perform I/O
-// (the address guard, which may resolve names, is applied by the caller) or read a clock.
+// Validation of what a tenant sends for an alert channel or a check: names, kinds, URLs, routing keys,
+// heartbeat intervals and deadlines (deadline-check.ts), each refused with a stable code and
+// `details.field`. Pure: it must never perform I/O (the address guard, which may resolve names, is applied
+// by the caller) or read a clock.
 
 import { PunctualError } from '../errors.js';
 import { ALERT_CHANNEL_KINDS, CHECK_KINDS, type AlertChannelKind, type CheckKind } from './alert.js';
+import { parseDeadline, type DeadlineSpec } from './deadline-check.js';
 import { parseDuration } from './timing/duration.js';
 
 /** Channel and check names: 1-128 characters, a letter or digit first, then letters, digits and `. _ : -`. */
@@ -22,9 +24,28 @@ export interface AlertChannelInput {
 export interface CheckInput {
   name: string;
   kind: CheckKind;
-  /** A duration (`10m`, `PT10M`): a heartbeat must arrive at least this often. */
-  every: string;
+  /** Heartbeat checks: a duration (`10m`, `PT10M`): a heartbeat must arrive at least this often. */
+  every?: string | undefined;
+  /** Deadline checks: the key of the schedule whose run must succeed in each window. */
+  schedule?: string | undefined;
+  /** Deadline checks: a cron line or RRULE; each instant opens a window. */
+  spec?: string | undefined;
+  /** Deadline checks: the zone the spec is read in (default UTC). */
+  tz?: string | undefined;
+  /** Deadline checks: how long each window stays open (`15m`). */
+  within?: string | undefined;
 }
+
+/** A check body, validated. */
+export type ParsedCheck =
+  | { name: string; kind: 'heartbeat'; everyMs: number }
+  | { name: string; kind: 'deadline'; deadline: DeadlineSpec };
+
+/** The fields each kind of check takes (besides name and kind). */
+const CHECK_FIELDS: Record<CheckKind, readonly string[]> = {
+  heartbeat: ['every'],
+  deadline: ['schedule', 'spec', 'tz', 'within'],
+};
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,16 +112,26 @@ export function parseAlertChannelInput(
   return { name, kind: kind as AlertChannelKind, url: parsed.toString(), routingKey };
 }
 
-/** Checks a check body; returns its name, kind and interval in ms. */
-export function parseCheckInput(input: unknown): { name: string; kind: CheckKind; everyMs: number } {
+/**
+ * Checks a check body at `now` (a deadline's windows are judged from it); returns its name, kind and either
+ * the heartbeat interval in ms or the deadline. CHECK_INVALID, or CHECK_DEADLINE_UNMEETABLE for a deadline
+ * that can never be met.
+ */
+export function parseCheckInput(input: unknown, now = 0): ParsedCheck {
   if (!isRecord(input)) throw checkInvalid('body', 'must be an object');
-  const extra = unknownFields(input, ['name', 'kind', 'every']);
+  const extra = unknownFields(input, ['name', 'kind', 'every', 'schedule', 'spec', 'tz', 'within']);
   if (extra !== undefined) throw checkInvalid(extra, 'is not a check field');
   const name = checkName(input.name, checkInvalid);
   const kind = input.kind;
   if (typeof kind !== 'string' || !(CHECK_KINDS as readonly string[]).includes(kind)) {
     throw checkInvalid('kind', `must be one of ${CHECK_KINDS.join(', ')}`);
   }
+  const other = Object.keys(input).find(
+    (k) =>
+      k !== 'name' && k !== 'kind' && input[k] !== undefined && !CHECK_FIELDS[kind as CheckKind].includes(k),
+  );
+  if (other !== undefined) throw checkInvalid(other, `is not a field of a ${kind} check`);
+  if (kind === 'deadline') return { name, kind, deadline: parseDeadline(input, now) };
   if (typeof input.every !== 'string') throw checkInvalid('every', 'must be a duration such as "10m"');
   let everyMs: number;
   try {
@@ -109,5 +140,5 @@ export function parseCheckInput(input: unknown): { name: string; kind: CheckKind
     throw checkInvalid('every', (e as Error).message);
   }
   if (everyMs < CHECK_MIN_EVERY_MS) throw checkInvalid('every', 'must be at least 1s');
-  return { name, kind: kind as CheckKind, everyMs };
+  return { name, kind: 'heartbeat', everyMs };
 }

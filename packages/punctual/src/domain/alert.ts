@@ -3,6 +3,7 @@
 // server schemas, dashboard) derives from. Pure types and constants: it must never perform I/O or read a
 // clock.
 
+import type { DeadlineSpec } from './deadline-check.js';
 import type { Json } from './json.js';
 
 /** Every kind of alert. */
@@ -25,13 +26,12 @@ export type AlertState = (typeof ALERT_STATES)[number];
 export const ALERT_SUBJECT_KINDS = ['schedule', 'check'] as const;
 export type AlertSubjectKind = (typeof ALERT_SUBJECT_KINDS)[number];
 
-/** The kinds about a schedule that its next successful run clears. */
-export const CLEARED_BY_SUCCESS: readonly AlertKind[] = [
-  'run_dead',
-  'schedule_not_fired',
-  'expectation_breached',
-  'failure_rate',
-];
+/**
+ * The kinds about a schedule that its next successful run clears. Not `expectation_breached` (cleared when an
+ * occurrence succeeds within its window), `failure_rate` (when the rate drops below the threshold) nor
+ * `spec_exhausted` (when the schedule is changed or deleted).
+ */
+export const CLEARED_BY_SUCCESS: readonly AlertKind[] = ['run_dead', 'schedule_not_fired'];
 
 export interface Alert {
   id: string;
@@ -82,18 +82,28 @@ export interface AlertChannel {
   updatedAt: number;
 }
 
-/** Every kind of free-standing check. */
-export const CHECK_KINDS = ['heartbeat'] as const;
+/**
+ * Every kind of free-standing check: `heartbeat` (a heartbeat must arrive at least every `every`) and
+ * `deadline` (a run of a schedule must succeed within `within` of each instant of a spec).
+ */
+export const CHECK_KINDS = ['heartbeat', 'deadline'] as const;
 export type CheckKind = (typeof CHECK_KINDS)[number];
 
 export interface Check {
   tenantId: string;
   name: string;
   kind: CheckKind;
-  /** A heartbeat must arrive at least this often (ms). */
-  everyMs: number;
+  /** A heartbeat must arrive at least this often (ms); null for a deadline check. */
+  everyMs: number | null;
+  /** A deadline check's schedule, spec, zone and window length; null for a heartbeat check. */
+  deadline: DeadlineSpec | null;
+  /** The start of the window a deadline check watches (it is judged at start + within); null otherwise. */
+  windowStart: number | null;
   lastBeatAt: number | null;
-  /** When the check is next evaluated; null while an alert is open and nothing is to be checked. */
+  /**
+   * When the check is next evaluated: a heartbeat's due instant (null while its alert is open), a deadline's
+   * window close (null once its spec opens no more windows).
+   */
   nextCheckAt: number | null;
   createdAt: number;
   updatedAt: number;

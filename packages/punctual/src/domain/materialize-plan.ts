@@ -44,6 +44,11 @@ export interface MaterializePlan {
   /** Occurrences that became runs to execute (maxRuns counts these). */
   fired: number;
   complete: boolean;
+  /**
+   * The spec (or its bounds) has no instant left while runs remain allowed: a recurring schedule that can
+   * never fire again. A one-off's single occurrence and a reached maxRuns are expected endings: false.
+   */
+  exhausted: boolean;
 }
 
 export interface PlanOptions {
@@ -164,5 +169,6 @@ export function planMaterialization(
     t = nextAfter(t);
   }
   const complete = t === null || !remaining();
-  return { runs, nextFireAt: complete ? null : t, fired, complete };
+  const exhausted = t === null && remaining() && schedule.specKind !== 'at';
+  return { runs, nextFireAt: complete ? null : t, fired, complete, exhausted };
 }

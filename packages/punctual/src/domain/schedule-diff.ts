@@ -22,6 +22,7 @@ export const DIFF_FIELDS = [
   'labels',
   'dst',
   'calendarRules',
+  'expect',
 ] as const satisfies readonly (keyof ScheduleDraft)[];
 
 export type DiffField = (typeof DIFF_FIELDS)[number] | 'state';

@@ -13,6 +13,7 @@ import { storedDstChoice, type DstChoice } from './timing/dst-choice.js';
 import { parseDuration } from './timing/duration.js';
 import { parseTarget, type Target } from './target.js';
 import { parseCalendarRules, type CalendarRules } from './calendar/calendar-rules.js';
+import { parseExpect, type ScheduleExpect, type ScheduleExpectInput } from './schedule-expect.js';
 
 export type ScheduleState = 'active' | 'paused' | 'completed';
 
@@ -45,6 +46,8 @@ export interface ScheduleInput {
   exclude?: string[] | null | undefined;
   /** Keep to a calendar's working days: skip an occurrence on another day, or roll it to the next/previous. */
   businessDays?: { calendar: string; roll?: 'skip' | 'next' | 'previous' | undefined } | null | undefined;
+  /** Each occurrence must succeed within this of its start, or an `expectation_breached` alert opens. */
+  expect?: ScheduleExpectInput | null | undefined;
   /** Only when the schedule is created: `paused` creates it paused. Ignored on an update (pause / resume). */
   state?: 'active' | 'paused' | undefined;
 }
@@ -82,6 +85,8 @@ export interface ScheduleDraft {
   dst: DstChoice | null;
   /** The calendars it uses (`exclude`, `businessDays`); null for none. */
   calendarRules: CalendarRules | null;
+  /** What each occurrence must achieve (successWithinMs); null (or absent, in older code) for nothing. */
+  expect?: ScheduleExpect | null;
 }
 
 export interface Schedule extends ScheduleDraft {
@@ -200,6 +205,7 @@ export function normalizeSchedule(
     labels,
     dst: storedDstChoice(compiled.kind, compiled.dst),
     calendarRules: parseCalendarRules(input.exclude, input.businessDays),
+    expect: parseExpect(input.expect),
   };
 }
 
@@ -296,6 +302,7 @@ const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'labels',
   'dst',
   'calendarRules',
+  'expect',
 ];
 
 /**

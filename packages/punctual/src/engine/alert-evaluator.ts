@@ -1,15 +1,28 @@
 // The alert evaluator: turns what the engine sees into alerts. Run transitions and "not fired" reports (each
 // announced by exactly one instance) become conditions and clearances queued in memory and written in
-// batches; due checks (heartbeats) are taken from the store's next-check index, each by one instance. The
-// store opens an alert insert-if-absent, so however many instances report a breach, it opens once. It must
-// never scan every schedule or check per round, and never write an alert outside the store's transition.
+// batches; due checks (heartbeats, deadline windows) and due expectations (runs that had to succeed by now) are taken from the
+// store's indexes, each by one instance; schedules whose runs settled have their failure rate read again
+// (failure-rate-watch.ts). The store opens an alert insert-if-absent, so however many instances report a
+// breach, it opens once. It must never scan every schedule or check per round, and never write an alert
+// outside the store's transition.
 
 import type { Clock } from '../clock.js';
-import { CLEARED_BY_SUCCESS, type Alert, type AlertClearance, type AlertCondition } from '../domain/alert.js';
-import type { Run } from '../domain/run.js';
+import type { Alert, AlertClearance, AlertCondition } from '../domain/alert.js';
+import type { FailureRatePolicy } from '../domain/failure-rate.js';
 import type { EventBus } from '../events.js';
 import type { AlertStore } from '../store/alert-store.js';
+import {
+  notFiredCondition,
+  runDeadCondition,
+  scheduleChangedClearance,
+  scheduleDeletedClearance,
+  specExhaustedCondition,
+  successClearance,
+} from './alert-conditions.js';
+import { FailureRateWatch } from './failure-rate-watch.js';
 import { Loop } from './loop.js';
+
+export { notFiredCondition, runDeadCondition, successClearance } from './alert-conditions.js';
 
 export interface AlertEvaluatorOptions {
   /** Longest sleep between rounds when no check is due sooner. */
@@ -18,63 +31,24 @@ export interface AlertEvaluatorOptions {
   batch: number;
   /** Called after a round opened or resolved alerts (so their deliveries go out at once). */
   transitioned?: () => void;
+  /** When a schedule's failure rate opens `failure_rate`; absent or null: the rate is not watched. */
+  failureRate?: FailureRatePolicy | null;
 }
 
 type Op = { open: AlertCondition } | { clear: AlertClearance };
 
 const subjectOf = (tenantId: string, key: string): string => `${tenantId}\u0000${key}`;
 
-/** A dead run opens `run_dead` about its schedule. */
-export function runDeadCondition(run: Run): AlertCondition {
-  const why = run.error?.message ? `: ${run.error.message.slice(0, 200)}` : '';
-  return {
-    tenantId: run.tenantId,
-    kind: 'run_dead',
-    subjectKind: 'schedule',
-    subject: run.scheduleKey,
-    summary: `schedule "${run.scheduleKey}": run ${run.id} is dead after ${run.attempt} attempt(s)${why}`,
-    details: {
-      runId: run.id,
-      scheduledFor: new Date(run.scheduledFor).toISOString(),
-      attempts: run.attempt,
-      error: run.error ? { code: run.error.code ?? null, message: run.error.message } : null,
-    },
-  };
-}
-
-/** An occurrence that was not fired within the grace opens `schedule_not_fired` about its schedule. */
-export function notFiredCondition(e: {
-  tenantId: string;
-  scheduleKey: string;
-  scheduledFor: number;
-  run: Run | null;
-}): AlertCondition {
-  return {
-    tenantId: e.tenantId,
-    kind: 'schedule_not_fired',
-    subjectKind: 'schedule',
-    subject: e.scheduleKey,
-    summary: `schedule "${e.scheduleKey}": the occurrence of ${new Date(e.scheduledFor).toISOString()} was not fired`,
-    details: { scheduledFor: new Date(e.scheduledFor).toISOString(), runId: e.run?.id ?? null },
-  };
-}
-
-/** A successful run clears what a success clears about its schedule. */
-export function successClearance(run: Run): AlertClearance {
-  return {
-    tenantId: run.tenantId,
-    subjectKind: 'schedule',
-    subject: run.scheduleKey,
-    kinds: CLEARED_BY_SUCCESS,
-  };
-}
+/** What the last queued op about a subject was: `open`, or `clear:` and the kinds it clears. */
+const opTag = (op: Op): string => ('open' in op ? 'open' : `clear:${op.clear.kinds.join(',')}`);
 
 export class AlertEvaluator {
   readonly loop: Loop;
   #ops: Op[] = [];
-  /** The last queued op per schedule: a success after a success adds nothing. */
-  readonly #last = new Map<string, 'open' | 'clear'>();
+  /** The last queued op per subject: a clearance after the same clearance adds nothing. */
+  readonly #last = new Map<string, string>();
   #unsubscribe: (() => void)[] = [];
+  readonly #rates: FailureRateWatch | null;
 
   constructor(
     private readonly store: AlertStore,
@@ -82,6 +56,7 @@ export class AlertEvaluator {
     private readonly bus: EventBus,
     private readonly opts: AlertEvaluatorOptions,
   ) {
+    this.#rates = opts.failureRate ? new FailureRateWatch(store, opts.failureRate) : null;
     this.loop = new Loop('alert evaluator', clock, bus, () => this.#round(), {
       maxSleepMs: opts.maxSleepMs,
       errorBackoffMs: 1000,
@@ -90,9 +65,23 @@ export class AlertEvaluator {
 
   start(): void {
     this.#unsubscribe = [
-      this.bus.on('run:dead', ({ run }) => this.#queue({ open: runDeadCondition(run) })),
-      this.bus.on('run:succeeded', ({ run }) => this.#queue({ clear: successClearance(run) })),
+      this.bus.on('run:dead', ({ run }) => {
+        this.#rates?.settled(run);
+        this.#queue({ open: runDeadCondition(run) });
+      }),
+      this.bus.on('run:succeeded', ({ run }) => {
+        this.#rates?.settled(run);
+        this.#queue({ clear: successClearance(run) });
+      }),
       this.bus.on('schedule:notFired', (e) => this.#queue({ open: notFiredCondition(e) })),
+      this.bus.on('schedule:exhausted', (e) => this.#queue({ open: specExhaustedCondition(e) })),
+      // A changed schedule (a new one has no alert: deleting it resolved them all).
+      this.bus.on('schedule:put', ({ schedule: s, created }) => {
+        if (!created) this.#queue({ clear: scheduleChangedClearance(s.tenantId, s.key) });
+      }),
+      this.bus.on('schedule:deleted', (e) =>
+        this.#queue({ clear: scheduleDeletedClearance(e.tenantId, e.key) }),
+      ),
     ];
     this.loop.start();
   }
@@ -110,9 +99,9 @@ export class AlertEvaluator {
   #queue(op: Op): void {
     const c = 'open' in op ? op.open : op.clear;
     const key = subjectOf(c.tenantId, c.subject);
-    const kind = 'open' in op ? 'open' : 'clear';
-    if (kind === 'clear' && this.#last.get(key) === 'clear') return;
-    this.#last.set(key, kind);
+    const tag = opTag(op);
+    if (tag !== 'open' && this.#last.get(key) === tag) return;
+    this.#last.set(key, tag);
     this.#ops.push(op);
     this.loop.nudge();
   }
@@ -156,17 +145,41 @@ export class AlertEvaluator {
     for (const alert of alerts) this.bus.emit(event, { alert });
   }
 
+  /** Announces transitions of either kind, each by its state. */
+  #announceEach(alerts: Alert[]): void {
+    for (const alert of alerts)
+      this.bus.emit(alert.state === 'open' ? 'alert:opened' : 'alert:resolved', { alert });
+  }
+
   async #round(): Promise<number> {
+    if (this.#rates?.pending) for (const op of await this.#rates.verdicts()) this.#queue(op);
     let changed = await this.#flush();
-    for (;;) {
-      const opened = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
-      this.#announce('alert:opened', opened);
-      changed ||= opened.length > 0;
-      if (opened.length < this.opts.batch) break;
+    // Each kind is probed on its index first (a read), and evaluated (a write transaction) only when due.
+    let nextCheck = await this.store.nextCheckAt();
+    if (nextCheck !== null && nextCheck <= this.clock.now()) {
+      for (;;) {
+        const moved = await this.store.evaluateDueChecks(this.clock.now(), this.opts.batch);
+        this.#announceEach(moved);
+        changed ||= moved.length > 0;
+        if (moved.length < this.opts.batch) break;
+      }
+      nextCheck = await this.store.nextCheckAt();
+    }
+    let nextExpect = await this.store.nextExpectationAt();
+    if (nextExpect !== null && nextExpect <= this.clock.now()) {
+      for (;;) {
+        const { judged, alerts } = await this.store.evaluateDueExpectations(
+          this.clock.now(),
+          this.opts.batch,
+        );
+        this.#announceEach(alerts);
+        changed ||= alerts.length > 0;
+        if (judged < this.opts.batch) break;
+      }
+      nextExpect = await this.store.nextExpectationAt();
     }
     if (changed) this.opts.transitioned?.();
     const now = this.clock.now();
-    const next = await this.store.nextCheckAt();
-    return Math.min(next ?? Infinity, now + this.opts.maxSleepMs);
+    return Math.min(nextCheck ?? Infinity, nextExpect ?? Infinity, now + this.opts.maxSleepMs);
   }
 }

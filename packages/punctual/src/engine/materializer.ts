@@ -19,6 +19,7 @@ import { appliedCalendarsOf } from '../schedule-upcoming.js';
 import { overriddenRun, type OccurrenceOverride } from '../domain/occurrence-override.js';
 import { PunctualError } from '../errors.js';
 import { overriddenInsert } from '../run-insert-of.js';
+import { expectByOf } from '../domain/schedule-expect.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { EventBus } from '../events.js';
 import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js';
@@ -89,7 +90,7 @@ export class Materializer {
     const results = store.advanceSchedules
       ? await store.advanceSchedules(steps.map((p) => p.advance))
       : await sequentially(steps, (p) => store.advanceSchedule(p.advance));
-    steps.forEach((p, i) => this.#report(p.schedule, p.complete, results[i]!, now));
+    steps.forEach((p, i) => this.#report(p.schedule, p.complete, p.exhausted, results[i]!, now));
     if (read !== null) await this.#lateOverrides(due, now, read);
   }
 
@@ -138,7 +139,7 @@ export class Materializer {
     now: number,
     calendars: Map<string, AppliedCalendars | null>,
     overrides: Map<string, OccurrenceOverride> | null,
-  ): { schedule: Schedule; complete: boolean; advance: Advance } {
+  ): { schedule: Schedule; complete: boolean; exhausted: boolean; advance: Advance } {
     const spec = this.specs.get(s, now);
     let fate: ((t: number) => OccurrenceFate) | undefined;
     const applied = calendars.get(s.id) ?? null;
@@ -166,6 +167,7 @@ export class Materializer {
         scheduledFor: r.scheduledFor,
         dueAt: r.dueAt,
         expiresAt: r.expiresAt,
+        expectBy: expectByOf(s.expect, r),
         priority: s.policies.priority,
         maxAttempts: s.policies.retry.maxAttempts,
         overlap: s.policies.overlap,
@@ -186,10 +188,10 @@ export class Materializer {
       runs,
       now,
     };
-    return { schedule: s, complete: plan.complete, advance };
+    return { schedule: s, complete: plan.complete, exhausted: plan.exhausted, advance };
   }
 
-  #report(s: Schedule, complete: boolean, result: AdvanceResult, now: number): void {
+  #report(s: Schedule, complete: boolean, exhausted: boolean, result: AdvanceResult, now: number): void {
     if (result.status === 'conflict') return;
     let earliest = Infinity;
     for (const t of result.transitions) {
@@ -203,6 +205,14 @@ export class Materializer {
       lagMs: s.nextFireAt === null ? 0 : Math.max(0, now - (s.nextFireAt - this.opts.lookaheadMs)),
     });
     if (complete) this.bus.emit('schedule:completed', { tenantId: s.tenantId, scheduleId: s.id });
+    if (exhausted) {
+      this.bus.emit('schedule:exhausted', {
+        tenantId: s.tenantId,
+        scheduleId: s.id,
+        scheduleKey: s.key,
+        spec: s.spec,
+      });
+    }
     if (earliest !== Infinity) this.onRunsDue(earliest);
   }
 }

@@ -46,6 +46,12 @@ export interface CheckRow {
   next_check_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Deadline checks only (NULL for heartbeats). */
+  schedule_key: string | null;
+  spec: string | null;
+  tz: string | null;
+  within_ms: number | null;
+  window_start: number | null;
 }
 
 export interface AlertDeliveryRow {
@@ -94,7 +100,12 @@ export function toCheck(r: CheckRow): Check {
     tenantId: r.tenant_id,
     name: r.name,
     kind: r.kind as CheckKind,
-    everyMs: Number(r.every_ms),
+    everyMs: r.kind === 'deadline' ? null : Number(r.every_ms),
+    deadline:
+      r.kind === 'deadline' && r.schedule_key !== null && r.spec !== null && r.within_ms !== null
+        ? { schedule: r.schedule_key, spec: r.spec, tz: r.tz ?? 'UTC', withinMs: Number(r.within_ms) }
+        : null,
+    windowStart: r.window_start === null || r.window_start === undefined ? null : Number(r.window_start),
     lastBeatAt: r.last_beat_at === null ? null : Number(r.last_beat_at),
     nextCheckAt: r.next_check_at === null ? null : Number(r.next_check_at),
     createdAt: Number(r.created_at),
@@ -119,7 +130,7 @@ export function toAlertDelivery(r: AlertDeliveryRow): AlertDelivery {
 
 /** The summary of a heartbeat check that missed its interval. */
 export function heartbeatMissedSummary(c: Check): string {
-  return `no heartbeat for check "${c.name}" within ${Math.round(c.everyMs / 1000)}s`;
+  return `no heartbeat for check "${c.name}" within ${Math.round((c.everyMs ?? 0) / 1000)}s`;
 }
 
 /** A numeric id from an API path, or undefined when it cannot name a row. */

@@ -48,8 +48,10 @@ export interface AlertStore {
   deleteAlertChannel(tenantId: string, name: string): Promise<boolean>;
 
   /**
-   * Creates or replaces a check (CHECK_INVALID for a bad body). A new heartbeat check expects its first
-   * heartbeat within `every` of now; replacing one keeps its last heartbeat and re-arms from it.
+   * Creates or replaces a check (CHECK_INVALID for a bad body, CHECK_DEADLINE_UNMEETABLE for a deadline that
+   * can never be met; nothing is written then). A new heartbeat check expects its first heartbeat within
+   * `every` of now; replacing one keeps its last heartbeat and re-arms from it. A deadline check watches its
+   * first window whose close is ahead of now. A check that changes kind resolves its former kind's alert.
    */
   putCheck(tenantId: string, input: CheckInput, now: number): Promise<{ check: Check; created: boolean }>;
   getCheck(tenantId: string, name: string): Promise<Check | undefined>;
@@ -58,16 +60,31 @@ export interface AlertStore {
   deleteCheck(tenantId: string, name: string, now: number): Promise<boolean>;
   /**
    * Records a heartbeat: re-arms the check for now + every and resolves its open `heartbeat_missed` alert,
-   * in one transaction. Undefined (and nothing written) when the tenant has no such check.
+   * in one transaction. Undefined (and nothing written) when the tenant has no such heartbeat check.
    */
   recordHeartbeat(tenantId: string, name: string, now: number): Promise<Check | undefined>;
   /**
    * Evaluates up to `limit` checks due at `now`, in one transaction per batch, each taken by one instance
-   * only: opens their alerts and disarms them until the next heartbeat. Returns the alerts it opened.
+   * only. A heartbeat check opens `heartbeat_missed` and is disarmed until the next heartbeat; a deadline
+   * check's window closed: `deadline_missed` opens unless a run of its schedule succeeded in the window (then
+   * it resolves), and the next window is armed. Returns the alerts it opened or resolved (by their state).
    */
   evaluateDueChecks(now: number, limit: number): Promise<Alert[]>;
   /** The earliest instant a check is due, or null. */
   nextCheckAt(): Promise<number | null>;
+
+  /**
+   * Judges up to `limit` runs whose expectation (`expect_by`) is due at `now`, each by one instance, in one
+   * transaction: marks them judged, opens `expectation_breached` about the schedule of a run that had not
+   * succeeded by then and resolves it for one that had (cancelled and skipped runs are not judged). Returns
+   * how many runs it judged and the alerts opened and resolved (by their state), in the order of the runs'
+   * deadlines.
+   */
+  evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }>;
+  /** The earliest instant an expectation is due, or null. */
+  nextExpectationAt(): Promise<number | null>;
+  /** The states (`succeeded` or `dead`) of the schedule's latest `limit` executed runs, newest finished first. */
+  recentOutcomes(scheduleId: string, limit: number): Promise<string[]>;
 
   /** Opens an alert per condition unless one of its kind is open for the subject; returns those it opened. */
   openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]>;

@@ -29,6 +29,7 @@ export function contentOf(s: ScheduleDraft): ScheduleDraft {
     labels: s.labels,
     dst: s.dst,
     calendarRules: s.calendarRules ?? null,
+    expect: s.expect ?? null,
   };
 }
 

@@ -39,6 +39,11 @@ export interface RunInsert {
   scheduledFor: number;
   dueAt: number;
   expiresAt: number | null;
+  /**
+   * By when the run must have succeeded (its schedule's `expect`); null for none. The alert evaluator takes
+   * due ones from an index, so only runs with an expectation are ever looked at.
+   */
+  expectBy?: number | null | undefined;
   priority: number;
   maxAttempts: number;
   overlap: string;

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
 import { bulkTests } from './conformance/bulk.js';
 import { alertTests, hasAlerts } from './conformance/alerts.js';
+import { expectationTests } from './conformance/expectations.js';
 import { claimTests } from './conformance/claim.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import { calendarTests, hasCalendars } from './conformance/calendars.js';
@@ -45,6 +46,7 @@ const GROUPS = {
   calendars: calendarTests,
   calendarRevisions: calendarRevisionTests,
   alerts: alertTests,
+  expectations: expectationTests,
 } satisfies Record<string, (ctx: Ctx) => void>;
 
 export type ConformanceGroup = keyof typeof GROUPS;
@@ -57,6 +59,7 @@ const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   calendars: hasCalendars,
   calendarRevisions: hasCalendars,
   alerts: hasAlerts,
+  expectations: hasAlerts,
 };
 
 export interface OpenedStore {

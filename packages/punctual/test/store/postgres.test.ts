@@ -517,6 +517,7 @@ if (PG_URL === '') {
         const { claimPageSql, settleAndClaimSql } =
           await import('../../src/store/postgres/postgres-claim-sql.js');
         const { advanceSql } = await import('../../src/store/postgres/postgres-materializer.js');
+        const { dueExpectationsSql } = await import('../../src/store/postgres/postgres-expectations.js');
         const pg = (await import('pg')).default;
         const c = new pg.Client({ connectionString: PG_URL });
         await c.connect();
@@ -526,7 +527,12 @@ if (PG_URL === '') {
         const statements = {
           page: [claimPageSql(s), claimArgs],
           settle_claim: [settleAndClaimSql(s), ['1', ...empty(29), ...claimArgs.slice(1)]],
-          advance: [advanceSql(s), ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'c'`]],
+          // The 16 run columns, now, the expect_by column, the wake-up channel.
+          advance: [
+            advanceSql(s),
+            ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'{}'`, `'c'`],
+          ],
+          expect_due: [dueExpectationsSql(s), ['1', '500']],
         } as const;
         try {
           // The hot pool's session (postgres-database.ts).
@@ -540,6 +546,7 @@ if (PG_URL === '') {
             plans[name] = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
           }
           for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Seq Scan|hashed SubPlan/);
+          expect(plans.expect_due).toMatch(/Index Scan using runs_expect_due on runs/);
           expect(plans.page).toMatch(/Index Scan using runs_claim on runs/);
           expect(plans.page).toMatch(/Index Scan using runs_pkey on runs/);
           expect(plans.page).not.toMatch(/runs_due|runs_lease|runs_tenant_/);

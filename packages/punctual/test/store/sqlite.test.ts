@@ -16,6 +16,7 @@ import {
   STATS_SCHEDULES,
 } from '../../src/store/sqlite/sqlite-queries.js';
 import { CLAIM_DUE, NEXT_SCHEDULE_AT, TAKE_OVERDUE } from '../../src/store/sqlite/sqlite-schedules.js';
+import { DUE_EXPECTATIONS, RECENT_OUTCOMES } from '../../src/store/sqlite/sqlite-expectations.js';
 import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-tenants.js';
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import {
@@ -344,10 +345,39 @@ describe('sqlite store', () => {
     expect(plan(COUNT_STARTED, [TENANT, T0])).toBe(
       'SEARCH runs USING COVERING INDEX runs_tenant_started (tenant_id=? AND started_at>?)',
     );
+    // Expectations and failure rates: the expectation index holds only runs that expect something.
+    expect(plan(DUE_EXPECTATIONS, [T0, 10])).toBe(
+      'SEARCH runs USING INDEX runs_expect_due (expect_by>? AND expect_by<?)',
+    );
+    expect(plan(RECENT_OUTCOMES, [1, 10])).toMatch(
+      /^SEARCH runs USING INDEX runs_schedule_finished \(schedule_id=\? AND finished_at>\?\)$/,
+    );
     db.close();
 
     const big = await opened(path);
     await big.insertRuns([runInsert({ schedule, scheduledFor: T0 })], T0);
+    // A record with an expectation (a skip: nothing to claim; it is taken from the index and not judged).
+    await big.insertRuns(
+      [
+        runInsert({
+          schedule,
+          scheduledFor: T0 - 1,
+          expectBy: T0,
+          unique: false,
+          state: 'skipped',
+          reason: 'misfire',
+        }),
+      ],
+      T0,
+    );
+    const startedExpect = performance.now();
+    const nextExpect = await big.nextExpectationAt();
+    const judged = await big.evaluateDueExpectations(T0, 100);
+    const noneDue = await big.evaluateDueExpectations(T0, 100);
+    const outcomes = await big.recentOutcomes(schedule.id, 10);
+    const expectElapsed = performance.now() - startedExpect;
+    expect([nextExpect, judged.judged, noneDue.judged, outcomes]).toEqual([T0, 1, 0, []]);
+    expect(expectElapsed).toBeLessThan(50);
     const started = performance.now();
     const res = await big.claimRuns({ workerId: 'w', now: T0, limit: 100, leaseMs: 1000 });
     const empty = await big.claimRuns({ workerId: 'w', now: T0, limit: 100, leaseMs: 1000 });

@@ -42,6 +42,7 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     labels: {},
     dst: null,
     calendarRules: null,
+    expect: null,
     ...overrides,
   };
 }

@@ -158,6 +158,10 @@ export function registerClient(program: Command, w: Wiring): void {
       )
       .option('--dst-gap <choice>', 'a fixed local time in a DST gap: shift (run right after it) or skip')
       .option('--dst-repeat <choice>', 'a fixed local time that occurs twice: first (pass) or both')
+      .option(
+        '--expect-success-within <duration>',
+        "each occurrence must succeed within this of its start, or an alert opens ('15m'; 'none' removes it)",
+      )
       .option('--paused', 'create it paused (an existing schedule keeps its state: use pause / resume)')
       .option('--file <path>', 'a JSON body (spec, target, policies, startAt, ...); the options override it')
       .option('--if-match <version>', 'refuse (VERSION_CONFLICT) unless the stored version is this')
@@ -489,8 +493,16 @@ export function registerClient(program: Command, w: Wiring): void {
       .description('create or replace a check')
       .argument('<name>')
       .addOption(new Option('--kind <kind>', 'the check kind').choices(CHECK_KINDS).default('heartbeat'))
-      .requiredOption('--every <duration>', 'a heartbeat must arrive at least this often (10m, PT1H)'),
-  ).action(async (name: string, o: Common & { kind: string; every: string }) =>
+      .option('--every <duration>', 'heartbeat: a heartbeat must arrive at least this often (10m, PT1H)')
+      .option('--schedule <key>', 'deadline: the schedule a run of which must succeed in each window')
+      .option('--spec <spec>', "deadline: when each window opens, a cron line or RRULE ('0 9 * * 1-5')")
+      .option('--tz <zone>', 'deadline: the IANA zone the spec is read in (default UTC)')
+      .option('--within <duration>', 'deadline: how long each window stays open (15m)')
+      .addHelpText(
+        'after',
+        "\nExamples:\n  punctual checks put backup --every 10m\n  punctual checks put report-by-0915 --kind deadline --schedule reports.daily \\\n    --spec '0 9 * * 1-5' --tz Europe/Paris --within 15m\n",
+      ),
+  ).action(async (name: string, o: Common & { kind: string; every?: string }) =>
     w.exit(await checksPut({ ...args(w.env, o), name }, w.io)),
   );
   client(checks.command('rm').description('delete a check').argument('<name>')).action(

@@ -52,6 +52,8 @@ export function checkView(c: Check): z.output<typeof s.check> {
     name: c.name,
     kind: c.kind,
     everyMs: c.everyMs,
+    deadline: c.deadline,
+    windowStart: isoOrNull(c.windowStart),
     lastBeatAt: isoOrNull(c.lastBeatAt),
     nextCheckAt: isoOrNull(c.nextCheckAt),
     createdAt: iso(c.createdAt),

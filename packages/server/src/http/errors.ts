@@ -66,6 +66,8 @@ export const LIBRARY_STATUS: Record<ErrorCode, number> = {
   CALENDAR_IN_USE: 409,
   ALERT_CHANNEL_INVALID: 400,
   CHECK_INVALID: 400,
+  CHECK_DEADLINE_UNMEETABLE: 400,
+  EXPECT_INVALID: 400,
   // A new key beyond the tenant's key quota; a value over the size limit is 413 (libraryStatus).
   KV_QUOTA_EXCEEDED: 429,
   // The operator's configuration is wrong: not the caller's fault.

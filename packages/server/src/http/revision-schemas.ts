@@ -29,6 +29,9 @@ export const revisionContent = z
       .object({ exclude: z.array(z.string()), businessDays: s.businessDays.nullable() })
       .nullable()
       .meta({ description: 'the calendars of that version (exclude, businessDays); null for none' }),
+    expect: s.scheduleExpect
+      .nullable()
+      .meta({ description: 'the expectation of that version; null for none' }),
     target: s.target,
     payload: z.unknown(),
     policies: s.policies,

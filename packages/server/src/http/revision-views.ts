@@ -47,6 +47,7 @@ export function revisionDetailView(x: ScheduleRevision): z.output<typeof r.revis
       labels: c.labels,
       dst: c.dst ?? null,
       calendarRules: c.calendarRules ?? null,
+      expect: c.expect ?? null,
       // The library validated the target when the version was saved.
       target: c.target as z.output<typeof s.target>,
       payload: c.payload,

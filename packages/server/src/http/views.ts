@@ -37,6 +37,7 @@ export function scheduleView(x: Schedule, nextFireAt: number | null): z.output<t
     dst: effectiveDst(x),
     exclude: x.calendarRules?.exclude ?? [],
     businessDays: x.calendarRules?.businessDays ?? null,
+    expect: x.expect ?? null,
     // The library validated the method against the same list the schema declares.
     target: x.target as z.output<typeof s.target>,
     payload: x.payload,

@@ -116,6 +116,42 @@ describe('checks and heartbeats', () => {
     expect((await send('DELETE', '/v1/checks/backup')).statusCode).toBe(204);
     expect(json(await send('GET', '/v1/checks')).items).toEqual([]);
   });
+
+  it('creates a deadline check, and refuses one that can never be met, writing nothing', async () => {
+    t = await testApp();
+    const body = {
+      kind: 'deadline',
+      schedule: 'reports.daily',
+      spec: '0 9 * * 1-5',
+      tz: 'Europe/Paris',
+      within: '15m',
+    };
+    const created = await send('PUT', '/v1/checks/report-by-0915', body);
+    expect(created.statusCode).toBe(201);
+    // Monday 09:00 UTC is 10:00 in Paris: the next window opens on Tuesday at 09:00 Paris.
+    expect(json(created)).toMatchObject({
+      name: 'report-by-0915',
+      kind: 'deadline',
+      everyMs: null,
+      deadline: { schedule: 'reports.daily', spec: '0 9 * * 1-5', tz: 'Europe/Paris', withinMs: 900_000 },
+      windowStart: '2026-01-06T08:00:00.000Z',
+      nextCheckAt: '2026-01-06T08:15:00.000Z',
+    });
+    const before = await t.snapshot();
+    for (const [over, code, field] of [
+      [{ within: '0s' }, 'CHECK_DEADLINE_UNMEETABLE', 'within'],
+      [{ spec: '*/10 * * * *' }, 'CHECK_DEADLINE_UNMEETABLE', 'within'],
+      [{ every: '10m' }, 'CHECK_INVALID', 'every'],
+      [{ spec: '@every 1d' }, 'CHECK_INVALID', 'spec'],
+    ] as const) {
+      const res = await send('PUT', '/v1/checks/report-by-0915', { ...body, ...over });
+      expect(res.statusCode).toBe(400);
+      expect(json(res).error).toMatchObject({ code, details: { field } });
+    }
+    expect(await t.snapshot()).toBe(before);
+    const beat = await send('POST', '/v1/heartbeats/report-by-0915');
+    expect(json(beat).error.code).toBe('CHECK_NOT_FOUND');
+  });
 });
 
 describe('alerts', () => {

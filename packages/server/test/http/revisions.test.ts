@@ -220,3 +220,36 @@ describe('PUT /v1/schedules/{key}?dryRun=true', () => {
     expect(await t.snapshot()).toBe(before);
   });
 });
+
+describe('a schedule expect through the API', () => {
+  it('is shown, carried by the dry run and the diff, and restored by a rollback', async () => {
+    t = await testApp();
+    const put = await req('PUT', '/v1/schedules/k', { ...V1, expect: { successWithin: '15m' } });
+    expect(put.statusCode).toBe(201);
+    expect(json(put).expect).toEqual({ successWithinMs: 15 * MINUTE });
+    const dry = json(await req('PUT', '/v1/schedules/k?dryRun=true', { ...V1, expect: null }));
+    expect(dry.diff.expect).toEqual({ from: { successWithinMs: 15 * MINUTE }, to: null });
+    const v2 = json(await req('PUT', '/v1/schedules/k', { ...V1, expect: { successWithin: 90_000 } }));
+    expect(v2).toMatchObject({ version: 2, expect: { successWithinMs: 90_000 } });
+    const detail = json(await req('GET', '/v1/schedules/k/revisions/1'));
+    expect(detail.content.expect).toEqual({ successWithinMs: 15 * MINUTE });
+    const back = json(await req('POST', '/v1/schedules/k/rollback', { version: 1 }));
+    expect(back.schedule).toMatchObject({ version: 3, expect: { successWithinMs: 15 * MINUTE } });
+  });
+
+  it('refuses a bad successWithin with EXPECT_INVALID, writing nothing', async () => {
+    t = await testApp();
+    const before = await t.snapshot();
+    for (const expectation of [{ successWithin: '0s' }, { successWithin: '40d' }, { successWithin: 10 }]) {
+      const res = await req('PUT', '/v1/schedules/k', { ...V1, expect: expectation });
+      expect(res.statusCode).toBe(400);
+      expect(json(res).error).toMatchObject({
+        code: 'EXPECT_INVALID',
+        details: { field: 'expect.successWithin' },
+      });
+    }
+    const extra = await req('PUT', '/v1/schedules/k', { ...V1, expect: { within: '1m' } });
+    expect(extra.statusCode).toBe(400);
+    expect(await t.snapshot()).toBe(before);
+  });
+});

@@ -37,6 +37,7 @@ describe('PUT /v1/schedules/{key}', () => {
         'dst',
         'exclude',
         'businessDays',
+        'expect',
         'target',
         'payload',
         'policies',

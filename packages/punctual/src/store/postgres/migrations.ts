@@ -21,6 +21,7 @@ import * as m0012 from './migrations/0012-schedule-revisions.js';
 import * as m0013 from './migrations/0013-calendars.js';
 import * as m0014 from './migrations/0014-occurrence-overrides.js';
 import * as m0015 from './migrations/0015-alerts.js';
+import * as m0016 from './migrations/0016-expectations.js';
 import * as m0017 from './migrations/0017-compact-storage.js';
 import * as m0018 from './migrations/0018-calendar-revisions.js';
 import * as m0019 from './migrations/0019-roll-back-claims.js';
@@ -63,6 +64,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: m0014.name, sql: m0014.sql, compatibleFrom: 5 },
   // 15 adds tables only (alerting): older code works beside them (it evaluates and delivers no alerts).
   { version: 15, name: m0015.name, sql: m0015.sql, compatibleFrom: 5 },
+  // 16 adds nullable columns and a partial index (expectations, deadline checks): older code leaves them
+  // NULL (it writes no expectations and keeps no deadline checks while it runs).
+  { version: 16, name: m0016.name, sql: m0016.sql, compatibleFrom: 5 },
   // 17 clears derivable revision parts and this release writes policies compact (contract): older code
   // reads both as always written out, so it must not run beside it.
   { version: 17, name: m0017.name, sql: m0017.sql, compatibleFrom: 17 },

@@ -1,9 +1,10 @@
-// Alerting on PostgreSQL: channels and checks (by name), alerts opened insert-if-absent on the open-alert
-// unique index (concurrent openers of one condition wait for each other and all but one do nothing),
-// resolved by conditional update, and the delivery outbox written in the same transaction as each
-// transition. Due checks and deliveries are taken with FOR UPDATE SKIP LOCKED, so each is worked by one
-// instance; a delivery's claim is a lease (its next_attempt_at moved to the lease end) settled against its
-// claim number. It must never read a clock (`now` is a parameter), nor put input into SQL text.
+// Alerting on PostgreSQL: channels and checks (by name; writing a check: postgres-checks.ts), alerts opened
+// insert-if-absent on the open-alert unique index (concurrent openers of one condition wait for each other
+// and all but one do nothing), resolved by conditional update, and the delivery outbox written in the same
+// transaction as each transition. Due checks and deliveries are taken with FOR UPDATE SKIP LOCKED, so each
+// is worked by one instance; a delivery's claim is a lease (its next_attempt_at moved to the lease end)
+// settled against its claim number. It must never read a clock (`now` is a parameter), nor put input into
+// SQL text.
 
 import type {
   Alert,
@@ -15,7 +16,7 @@ import type {
   ClaimedAlertDelivery,
 } from '../../domain/alert.js';
 import { ALERT_DELIVERY_MAX_ATTEMPTS, alertDeliveryBackoffMs } from '../../domain/alert.js';
-import { parseAlertChannelInput, parseCheckInput } from '../../domain/alert-input.js';
+import { parseAlertChannelInput } from '../../domain/alert-input.js';
 import type { AlertDeliveryResult, AlertListQuery } from '../alert-store.js';
 import {
   alertIdOf,
@@ -30,6 +31,8 @@ import {
   type CheckRow,
 } from '../alert-rows.js';
 import type { PgDb } from './postgres-database.js';
+import { CHECK_ALERT_KINDS } from '../../domain/deadline-check.js';
+import { judgeDeadline } from './postgres-checks.js';
 import type { PgQueryable } from './postgres-driver.js';
 
 const ALERT_COLS = `id::text AS id, tenant_id, kind, subject_kind, subject, state, opened_at, resolved_at, summary,
@@ -54,7 +57,12 @@ async function addOutbox(
   );
 }
 
-async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number): Promise<Alert | undefined> {
+export async function openOne(
+  db: PgDb,
+  c: PgQueryable,
+  a: AlertCondition,
+  now: number,
+): Promise<Alert | undefined> {
   const { rows } = await c.query<AlertRow>(
     `INSERT INTO ${db.s}.alerts (tenant_id, kind, subject_kind, subject, state, opened_at, summary, details)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7::jsonb)
@@ -68,7 +76,7 @@ async function openOne(db: PgDb, c: PgQueryable, a: AlertCondition, now: number)
   return alert;
 }
 
-async function resolveOne(db: PgDb, c: PgQueryable, r: AlertClearance, now: number): Promise<Alert[]> {
+export async function resolveOne(db: PgDb, c: PgQueryable, r: AlertClearance, now: number): Promise<Alert[]> {
   const { rows } = await c.query<AlertRow>(
     `UPDATE ${db.s}.alerts SET state = 'resolved', resolved_at = $1
      WHERE tenant_id = $2 AND subject_kind = $3 AND subject = $4 AND state = 'open' AND kind = ANY($5::text[])
@@ -126,28 +134,6 @@ export async function deleteAlertChannel(db: PgDb, tenantId: string, name: strin
   return rows.length > 0;
 }
 
-export async function putCheck(
-  db: PgDb,
-  tenantId: string,
-  input: unknown,
-  now: number,
-): Promise<{ check: Check; created: boolean }> {
-  const c = parseCheckInput(input);
-  // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
-  const rows = await db.query<CheckRow & { created: boolean }>(
-    `INSERT INTO ${db.s}.checks AS k (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at,
-       updated_at)
-     VALUES ($1, $2, $3, $4::bigint, NULL, $5::bigint + $4::bigint, $5, $5)
-     ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
-       updated_at = excluded.updated_at,
-       next_check_at = CASE WHEN k.next_check_at IS NULL THEN NULL
-                            ELSE greatest(coalesce(k.last_beat_at, k.created_at) + excluded.every_ms, $5::bigint) END
-     RETURNING *, (xmax = 0) AS created`,
-    [tenantId, c.name, c.kind, c.everyMs, now],
-  );
-  return { check: toCheck(rows[0]!), created: rows[0]!.created };
-}
-
 export async function getCheck(db: PgDb, tenantId: string, name: string): Promise<Check | undefined> {
   const rows = await db.query<CheckRow>(`SELECT * FROM ${db.s}.checks WHERE tenant_id = $1 AND name = $2`, [
     tenantId,
@@ -170,12 +156,7 @@ export async function deleteCheck(db: PgDb, tenantId: string, name: string, now:
       name,
     ]);
     if (!rowCount) return false;
-    await resolveOne(
-      db,
-      c,
-      { tenantId, subjectKind: 'check', subject: name, kinds: ['heartbeat_missed'] },
-      now,
-    );
+    await resolveOne(db, c, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
     return true;
   });
 }
@@ -189,7 +170,7 @@ export async function recordHeartbeat(
   return db.tx(async (c) => {
     const { rows } = await c.query<CheckRow>(
       `UPDATE ${db.s}.checks SET last_beat_at = $1, next_check_at = $1::bigint + every_ms
-       WHERE tenant_id = $2 AND name = $3 RETURNING *`,
+       WHERE tenant_id = $2 AND name = $3 AND kind = 'heartbeat' RETURNING *`,
       [now, tenantId, name],
     );
     if (rows[0] === undefined) return undefined;
@@ -218,6 +199,10 @@ export async function evaluateDueChecks(db: PgDb, now: number, limit: number): P
     const opened: Alert[] = [];
     for (const r of rows) {
       const check = toCheck(r);
+      if (check.kind === 'deadline') {
+        opened.push(...(await judgeDeadline(db, c, check, now)));
+        continue;
+      }
       const a = await openOne(
         db,
         c,

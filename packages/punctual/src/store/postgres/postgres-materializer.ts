@@ -64,8 +64,8 @@ export async function claimDueSchedules(
 /**
  * The materializer's advance in one statement, so one round trip and one commit: the compare-and-set on the
  * schedule ($1 id, $2 tenant, $3 version, $4 expected next_fire_at; then $5 next_fire_at, $6 fired, $7
- * complete), the insert of its runs only when the compare-and-set matched ($8–$24, insertRunsSql), and the
- * wake-up ($25 channel) for the earliest scheduled run inserted, delivered at the commit. A second advance
+ * complete), the insert of its runs only when the compare-and-set matched ($8–$25, insertRunsSql), and the
+ * wake-up ($26 channel) for the earliest scheduled run inserted, delivered at the commit. A second advance
  * of the same step waits for the first's row lock, re-reads the row, no longer matches and inserts nothing.
  * The compare-and-set conditions are one `(…) IS TRUE` test, which no index can serve: the primary key is
  * then the only index for this statement, whose generic plan (the hot pool's) could otherwise walk
@@ -84,7 +84,7 @@ export function advanceSql(s: string): string {
       RETURNING id
     ), ins AS (${insertRunsSql(s, 8, 'EXISTS (SELECT 1 FROM adv)')}
     ), woke AS (
-      SELECT pg_notify($25, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
+      SELECT pg_notify($26, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
     )
     SELECT (SELECT count(*) FROM adv) AS advanced, (SELECT count(*) FROM woke) AS woke, ins.*
       FROM (SELECT 1) AS one LEFT JOIN ins ON true`;
@@ -118,8 +118,8 @@ export async function advanceSchedule(db: PgDb, a: Advance): Promise<AdvanceResu
 
 /**
  * advanceSql for many schedules in one statement: the compare-and-sets ($1–$7 arrays: id, tenant, version,
- * expected next_fire_at, next_fire_at, fired, complete), the runs of the schedules that advanced ($8–$24,
- * insertRunsSql), one wake-up ($25). The rows are locked first, in id order (`= ANY` on the primary key
+ * expected next_fire_at, next_fire_at, fired, complete), the runs of the schedules that advanced ($8–$25,
+ * insertRunsSql), one wake-up ($26). The rows are locked first, in id order (`= ANY` on the primary key
  * reads in key order; the `locked` count is an init plan, so it runs before the update), so two instances
  * advancing overlapping batches (a lapsed materializer claim) wait for each other instead of deadlocking.
  * Every lookup is a primary-key probe from the arrays: an ORDER BY joined to the arrays let the planner walk
@@ -146,7 +146,7 @@ export function advanceManySql(s: string): string {
       RETURNING sc.id
     ), ins AS (${insertRunsSql(s, 8, 'u.schedule_id IN (SELECT id FROM adv)')}
     ), woke AS (
-      SELECT pg_notify($25, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
+      SELECT pg_notify($26, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
     )
     SELECT CASE WHEN row_number() OVER () = 1 THEN (SELECT array_agg(id) FROM adv)::text[] END AS advanced,
            (SELECT count(*) FROM woke) AS woke, ins.*

@@ -3,6 +3,7 @@
 // query or read a clock.
 
 import { PunctualError } from '../../errors.js';
+import type { ScheduleExpect } from '../../domain/schedule-expect.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
 import { expandPolicies } from '../stored-policies.js';
@@ -44,6 +45,7 @@ export interface ScheduleRow {
   labels: Record<string, string>;
   dst: DstChoice | null;
   calendar_rules: CalendarRules | null;
+  expect: ScheduleExpect | null;
   executed_count: Int8;
   last_fired_at: Int8 | null;
   last_succeeded_at: Int8 | null;
@@ -185,6 +187,7 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'labels',
   'dst',
   'calendar_rules',
+  'expect',
   'executed_count',
   'last_fired_at',
   'last_succeeded_at',
@@ -223,6 +226,7 @@ export function draftOf(row: ScheduleRow): ScheduleDraft {
     labels: row.labels,
     dst: row.dst ?? null,
     calendarRules: row.calendar_rules ?? null,
+    expect: row.expect ?? null,
   };
 }
 

@@ -23,7 +23,8 @@ export function transitionsOf(rows: RunRow[], from: RunState | null): Transition
 }
 
 /**
- * The INSERT of runs from arrays: parameters $first to $first+15 are the columns (runValues), $first+16 now.
+ * The INSERT of runs from arrays: parameters $first to $first+15 are the columns (runValues), $first+16 now,
+ * $first+17 the expect_by column.
  * `guard` (SQL) must hold for anything to be inserted. Unique occurrences (`unique`) get occurrence_key
  * `<scheduleId>:<scheduledFor>` and a duplicate is silently left out. Every run that is not manual keeps
  * that text as occurrence_id, even when not unique (a skipped record leaves the instant free for a
@@ -35,26 +36,26 @@ export function insertRunsSql(s: string, first: number, guard = 'true'): string 
   return `
     INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
       occurrence_id, kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload,
-      reason, details, created_at, finished_at)
+      reason, details, created_at, finished_at, expect_by)
     SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key,
            CASE WHEN u.kind = 'manual' THEN NULL ELSE u.schedule_id || ':' || u.scheduled_for END, u.kind,
            u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
            u.payload::jsonb, u.reason, u.details::jsonb,
-           ${now}, CASE WHEN u.state = 'scheduled' THEN NULL ELSE ${now} END
+           ${now}, CASE WHEN u.state = 'scheduled' THEN NULL ELSE ${now} END, u.expect_by
       FROM unnest(${$(0)}::text[], ${$(1)}::bigint[], ${$(2)}::text[], ${$(3)}::int[], ${$(4)}::text[],
                   ${$(5)}::text[], ${$(6)}::text[], ${$(7)}::bigint[], ${$(8)}::bigint[], ${$(9)}::bigint[],
                   ${$(10)}::int[], ${$(11)}::int[], ${$(12)}::text[], ${$(13)}::text[], ${$(14)}::text[],
-                  ${$(15)}::text[])
+                  ${$(15)}::text[], ${$(17)}::bigint[])
         WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
                              state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap,
-                             payload, reason, details, n)
+                             payload, reason, details, expect_by, n)
      WHERE ${guard}
      ORDER BY u.n
     ON CONFLICT (occurrence_key) DO NOTHING
     RETURNING ${RUN_COLUMNS.join(', ')}`;
 }
 
-/** The values of insertRunsSql, in order (the column arrays, then now). */
+/** The values of insertRunsSql, in order (the column arrays, then now, then expect_by). */
 export function runValues(runs: RunInsert[], now: number): unknown[] {
   return [
     runs.map((r) => r.tenantId),
@@ -74,6 +75,7 @@ export function runValues(runs: RunInsert[], now: number): unknown[] {
     runs.map((r) => r.reason),
     runs.map((r) => jsonParam(r.details)),
     now,
+    runs.map((r) => r.expectBy ?? null),
   ];
 }
 

@@ -126,10 +126,16 @@ function contentOf(d: PutScheduleRequest['draft']): unknown[] {
   ];
 }
 
+/** The expect column of a put ($28 of an insert, $21 of an update: added after the others). */
+function expectParam(d: PutScheduleRequest['draft']): string | null {
+  return d.expect == null ? null : JSON.stringify(d.expect);
+}
+
 /**
- * The insert of new schedules from arrays (21 of them, one element per schedule), ids in the given order,
- * with their `created` revisions (5 more arrays) written by the same statement. The revisions store neither
- * diff nor content: both derive from the schedule row while it is at version 1 (store/stored-revision.ts).
+ * The insert of new schedules from arrays (22 of them and expect, one element per schedule), ids in the given
+ * order, with their `created` revisions (5 more arrays) written by the same statement. The revisions store
+ * neither diff nor content: both derive from the schedule row while it is at version 1
+ * (store/stored-revision.ts).
  */
 function insertSchedulesSql(s: string): string {
   return `WITH ins AS (${insertOnlySql(s)}),
@@ -146,18 +152,18 @@ function insertSchedulesSql(s: string): string {
 function insertOnlySql(s: string): string {
   return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
        policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules,
-       state, paused_at, version, next_fire_at, fired_count, created_at, updated_at)
+       expect, state, paused_at, version, next_fire_at, fired_count, created_at, updated_at)
      SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
             u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
-            u.summary, u.labels::jsonb, u.dst::jsonb, u.calendar_rules::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
+            u.summary, u.labels::jsonb, u.dst::jsonb, u.calendar_rules::jsonb, u.expect::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
             u.next_fire_at, 0, u.now, u.now
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                    $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
                    $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
-                   $20::bigint[], $21::bigint[], $22::text[]) WITH ORDINALITY
+                   $20::bigint[], $21::bigint[], $22::text[], $28::text[]) WITH ORDINALITY
          AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
               end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, next_fire_at, now, state,
-              n)
+              expect, n)
       ORDER BY u.n
      ON CONFLICT (tenant_id, key) DO NOTHING
      RETURNING *`;
@@ -188,6 +194,7 @@ async function insertSchedules(
       reqs.map((r) => r.revision?.actor ?? null),
       reqs.map((r) => (r.revision?.fromVersion !== undefined ? 'rolledBack' : 'created')),
       reqs.map((r) => r.revision?.fromVersion ?? null),
+      reqs.map((r) => expectParam(r.draft)),
     ]),
   );
   if (rows.length < reqs.length) throw new RetryTransaction();
@@ -235,12 +242,12 @@ async function changeIn(
         SET spec = $2, spec_kind = $3, tz = $4, target = $5::jsonb, target_kind = $6, payload = $7::jsonb,
             policies = $8::jsonb, overlap = $9, start_at = $10, end_at = $11, max_runs = $12,
             jitter_ms = $13, description = $14, summary = $15, labels = $16::jsonb, dst = $17::jsonb,
-            calendar_rules = $18::jsonb, version = version + 1, next_fire_at = $19,
+            calendar_rules = $18::jsonb, expect = $21::jsonb, version = version + 1, next_fire_at = $19,
             state = CASE WHEN state = 'completed' THEN 'active' ELSE state END,
             claimed_until = NULL, updated_at = $20
       WHERE id = $1
       RETURNING *`,
-    [current.id, ...contentOf(d), req.nextFireAt, req.now],
+    [current.id, ...contentOf(d), req.nextFireAt, req.now, expectParam(d)],
   );
   const transitions = await cancelScheduledRuns(db, c, String(current.id), 'updated', req.now);
   if (req.dropOverrides !== undefined) await dropOverrides(db, c, String(current.id), req.dropOverrides);

@@ -81,6 +81,8 @@ import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revis
 import * as kv from './postgres-kv.js';
 import * as calendars from './postgres-calendars.js';
 import * as alerts from './postgres-alerts.js';
+import * as checks from './postgres-checks.js';
+import * as expectations from './postgres-expectations.js';
 import type {
   Alert,
   AlertChannel,
@@ -612,7 +614,7 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     input: CheckInput,
     now: number,
   ): Promise<{ check: Check; created: boolean }> {
-    return alerts.putCheck(await this.#conn(), tenantId, input, now);
+    return checks.putCheck(await this.#conn(), tenantId, input, now);
   }
 
   async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
@@ -637,6 +639,18 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
 
   async nextCheckAt(): Promise<number | null> {
     return alerts.nextCheckAt(await this.#conn());
+  }
+
+  async evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }> {
+    return expectations.evaluateDueExpectations(await this.#conn(), now, limit);
+  }
+
+  async nextExpectationAt(): Promise<number | null> {
+    return expectations.nextExpectationAt(await this.#conn());
+  }
+
+  async recentOutcomes(scheduleId: string, limit: number): Promise<string[]> {
+    return expectations.recentOutcomes(await this.#conn(), scheduleId, limit);
   }
 
   async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {

@@ -16,6 +16,7 @@ import * as m0011 from './migrations/0011-schedule-revisions.js';
 import * as m0012 from './migrations/0012-calendars.js';
 import * as m0013 from './migrations/0013-occurrence-overrides.js';
 import * as m0014 from './migrations/0014-alerts.js';
+import * as m0015 from './migrations/0015-expectations.js';
 import * as m0016 from './migrations/0016-compact-storage.js';
 import * as m0017 from './migrations/0017-calendar-revisions.js';
 import * as m0018 from './migrations/0018-roll-back-claims.js';
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: m0012.name, sql: m0012.sql },
   { version: 13, name: m0013.name, sql: m0013.sql },
   { version: 14, name: m0014.name, sql: m0014.sql },
+  { version: 15, name: m0015.name, sql: m0015.sql },
   { version: 16, name: m0016.name, sql: m0016.sql },
   { version: 17, name: m0017.name, sql: m0017.sql },
   { version: 18, name: m0018.name, sql: m0018.sql },

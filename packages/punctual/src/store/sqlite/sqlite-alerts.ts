@@ -1,7 +1,7 @@
-// Alerting on SQLite: channels and checks (by name), alerts opened insert-if-absent on the open-alert unique
-// index, resolved by conditional update, and the delivery outbox written in the same BEGIN IMMEDIATE
-// transaction as each transition, claimed with a lease and settled against its claim. It must never read a
-// clock (`now` is a parameter), nor build a statement from input.
+// Alerting on SQLite: channels and checks (by name; writing a check: sqlite-checks.ts), alerts opened
+// insert-if-absent on the open-alert unique index, resolved by conditional update, and the delivery outbox
+// written in the same BEGIN IMMEDIATE transaction as each transition, claimed with a lease and settled
+// against its claim. It must never read a clock (`now` is a parameter), nor build a statement from input.
 
 import type {
   Alert,
@@ -13,7 +13,7 @@ import type {
   ClaimedAlertDelivery,
 } from '../../domain/alert.js';
 import { ALERT_DELIVERY_MAX_ATTEMPTS, alertDeliveryBackoffMs } from '../../domain/alert.js';
-import { parseAlertChannelInput, parseCheckInput } from '../../domain/alert-input.js';
+import { parseAlertChannelInput } from '../../domain/alert-input.js';
 import type { AlertDeliveryResult, AlertListQuery } from '../alert-store.js';
 import {
   alertIdOf,
@@ -28,9 +28,11 @@ import {
   type CheckRow,
 } from '../alert-rows.js';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { CHECK_ALERT_KINDS } from '../../domain/deadline-check.js';
+import { judgeDeadline } from './sqlite-checks.js';
 
 const CHANNEL = 'SELECT * FROM alert_channels WHERE tenant_id = ? AND name = ?';
-const CHECK = 'SELECT * FROM checks WHERE tenant_id = ? AND name = ?';
+export const CHECK = 'SELECT * FROM checks WHERE tenant_id = ? AND name = ?';
 
 const OPEN = `
   INSERT INTO alerts (tenant_id, kind, subject_kind, subject, state, opened_at, summary, details)
@@ -54,7 +56,7 @@ function addOutbox(sql: SqliteDatabase, alert: Alert, transition: 'opened' | 're
   sql.stmt(OUTBOX).run({ alertId: Number(alert.id), transition, now, tenantId: alert.tenantId });
 }
 
-function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | undefined {
+export function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | undefined {
   const row = sql.stmt(OPEN).get({
     tenantId: c.tenantId,
     kind: c.kind,
@@ -70,7 +72,7 @@ function openOne(sql: SqliteDatabase, c: AlertCondition, now: number): Alert | u
   return alert;
 }
 
-function resolveOne(sql: SqliteDatabase, c: AlertClearance, now: number): Alert[] {
+export function resolveOne(sql: SqliteDatabase, c: AlertClearance, now: number): Alert[] {
   const rows = sql.stmt(RESOLVE).all({
     now,
     tenantId: c.tenantId,
@@ -128,32 +130,6 @@ export function deleteAlertChannel(sql: SqliteDatabase, tenantId: string, name: 
   );
 }
 
-export function putCheck(
-  sql: SqliteDatabase,
-  tenantId: string,
-  input: unknown,
-  now: number,
-): { check: Check; created: boolean } {
-  const c = parseCheckInput(input);
-  return sql.write(() => {
-    const existing = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow | undefined;
-    // Armed from the last heartbeat (or from now for a new check); an open alert keeps it disarmed.
-    const from = existing?.last_beat_at ?? existing?.created_at ?? now;
-    const disarmed = existing !== undefined && existing.next_check_at === null;
-    const next = disarmed ? null : Math.max(from + c.everyMs, now);
-    sql
-      .stmt(
-        `INSERT INTO checks (tenant_id, name, kind, every_ms, last_beat_at, next_check_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, NULL, ?, ?, ?)
-         ON CONFLICT (tenant_id, name) DO UPDATE SET kind = excluded.kind, every_ms = excluded.every_ms,
-           next_check_at = excluded.next_check_at, updated_at = excluded.updated_at`,
-      )
-      .run(tenantId, c.name, c.kind, c.everyMs, next, now, now);
-    const row = sql.stmt(CHECK).get(tenantId, c.name) as CheckRow;
-    return { check: toCheck(row), created: existing === undefined };
-  });
-}
-
 export function getCheck(sql: SqliteDatabase, tenantId: string, name: string): Check | undefined {
   const row = sql.read(() => sql.stmt(CHECK).get(tenantId, name)) as CheckRow | undefined;
   return row === undefined ? undefined : toCheck(row);
@@ -171,7 +147,7 @@ export function deleteCheck(sql: SqliteDatabase, tenantId: string, name: string,
     const gone =
       sql.stmt('DELETE FROM checks WHERE tenant_id = ? AND name = ?').run(tenantId, name).changes > 0;
     if (gone)
-      resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: ['heartbeat_missed'] }, now);
+      resolveOne(sql, { tenantId, subjectKind: 'check', subject: name, kinds: CHECK_ALERT_KINDS }, now);
     return gone;
   });
 }
@@ -186,7 +162,7 @@ export function recordHeartbeat(
     const row = sql
       .stmt(
         `UPDATE checks SET last_beat_at = @now, next_check_at = @now + every_ms
-         WHERE tenant_id = @tenantId AND name = @name RETURNING *`,
+         WHERE tenant_id = @tenantId AND name = @name AND kind = 'heartbeat' RETURNING *`,
       )
       .get({ now, tenantId, name }) as CheckRow | undefined;
     if (row === undefined) return undefined;
@@ -205,9 +181,13 @@ export function evaluateDueChecks(sql: SqliteDatabase, now: number, limit: numbe
          RETURNING *`,
       )
       .all(now, limit) as CheckRow[];
-    const opened: Alert[] = [];
+    const out: Alert[] = [];
     for (const r of due) {
       const c = toCheck(r);
+      if (c.kind === 'deadline') {
+        out.push(...judgeDeadline(sql, c, now));
+        continue;
+      }
       const a = openOne(
         sql,
         {
@@ -220,9 +200,9 @@ export function evaluateDueChecks(sql: SqliteDatabase, now: number, limit: numbe
         },
         now,
       );
-      if (a) opened.push(a);
+      if (a) out.push(a);
     }
-    return opened;
+    return out;
   });
 }
 

@@ -3,6 +3,7 @@
 // module must never run a statement or read a clock.
 
 import { PunctualError } from '../../errors.js';
+import type { ScheduleExpect } from '../../domain/schedule-expect.js';
 import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
 import { expandPolicies } from '../stored-policies.js';
@@ -38,6 +39,7 @@ export interface ScheduleRow {
   labels: string;
   dst: string | null;
   calendar_rules: string | null;
+  expect: string | null;
   executed_count: number;
   last_fired_at: number | null;
   last_succeeded_at: number | null;
@@ -153,6 +155,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     labels: JSON.parse(r.labels) as Record<string, string>,
     dst: r.dst === null ? null : (JSON.parse(r.dst) as DstChoice),
     calendarRules: r.calendar_rules == null ? null : (JSON.parse(r.calendar_rules) as CalendarRules),
+    expect: r.expect == null ? null : (JSON.parse(r.expect) as ScheduleExpect),
     state: r.state as ScheduleState,
     version: r.version,
     nextFireAt: r.next_fire_at,

@@ -12,10 +12,10 @@ import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 const INSERT_RUN = `
   INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, occurrence_id, kind,
     state, scheduled_for, due_at, expires_at, priority, attempt, max_attempts, checks, overlap, payload, reason,
-    details, not_fired_reported, created_at, finished_at)
+    details, not_fired_reported, created_at, finished_at, expect_by)
   VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @occurrence, @occurrenceId, @kind,
     @state, @scheduledFor, @dueAt, @expiresAt, @priority, 0, @maxAttempts, 0, @overlap, @payload, @reason,
-    @details, 0, @now, @finishedAt)
+    @details, 0, @now, @finishedAt, @expectBy)
   ON CONFLICT (occurrence_key) DO NOTHING
   RETURNING *`;
 
@@ -51,6 +51,7 @@ export function insertRuns(sql: SqliteDatabase, runs: readonly RunInsert[], now:
       scheduledFor: r.scheduledFor,
       dueAt: r.dueAt,
       expiresAt: r.expiresAt,
+      expectBy: r.expectBy ?? null,
       priority: r.priority,
       maxAttempts: r.maxAttempts,
       overlap: r.overlap,

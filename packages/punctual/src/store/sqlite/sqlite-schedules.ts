@@ -28,10 +28,10 @@ const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
 
 const INSERT = `
   INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies, overlap,
-    start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, state, paused_at, version, next_fire_at,
+    start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, expect, state, paused_at, version, next_fire_at,
     fired_count, created_at, updated_at)
   VALUES (@tenantId, @key, @spec, @specKind, @tz, @targetKind, @target, @payload, @policies, @overlap,
-    @startAt, @endAt, @maxRuns, @jitterMs, @description, @summary, @labels, @dst, @calendarRules, @state,
+    @startAt, @endAt, @maxRuns, @jitterMs, @description, @summary, @labels, @dst, @calendarRules, @expect, @state,
     CASE WHEN @state = 'paused' THEN @now END, 1, @nextFireAt, 0, @now, @now)
   RETURNING *`;
 
@@ -40,7 +40,7 @@ const UPDATE = `
   UPDATE schedules SET spec = @spec, spec_kind = @specKind, tz = @tz, target_kind = @targetKind,
     target = @target, payload = @payload, policies = @policies, overlap = @overlap, start_at = @startAt,
     end_at = @endAt, max_runs = @maxRuns, jitter_ms = @jitterMs, description = @description,
-    summary = @summary, labels = @labels, dst = @dst, calendar_rules = @calendarRules, version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
+    summary = @summary, labels = @labels, dst = @dst, calendar_rules = @calendarRules, expect = @expect, version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
     state = CASE WHEN state = 'completed' THEN 'active' ELSE state END
   WHERE id = @id
   RETURNING *`;
@@ -119,6 +119,7 @@ function draftParams(d: ScheduleDraft): Record<string, unknown> {
     labels: JSON.stringify(d.labels),
     dst: d.dst === null ? null : JSON.stringify(d.dst),
     calendarRules: d.calendarRules == null ? null : JSON.stringify(d.calendarRules),
+    expect: d.expect == null ? null : JSON.stringify(d.expect),
   };
 }
 

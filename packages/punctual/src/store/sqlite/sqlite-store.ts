@@ -72,6 +72,8 @@ import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revis
 import * as kv from './sqlite-kv.js';
 import * as calendars from './sqlite-calendars.js';
 import * as alerts from './sqlite-alerts.js';
+import * as checks from './sqlite-checks.js';
+import * as expectations from './sqlite-expectations.js';
 import type {
   Alert,
   AlertChannel,
@@ -526,7 +528,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     input: CheckInput,
     now: number,
   ): Promise<{ check: Check; created: boolean }> {
-    return alerts.putCheck(this.sql, tenantId, input, now);
+    return checks.putCheck(this.sql, tenantId, input, now);
   }
 
   async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
@@ -551,6 +553,18 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
 
   async nextCheckAt(): Promise<number | null> {
     return alerts.nextCheckAt(this.sql);
+  }
+
+  async evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }> {
+    return expectations.evaluateDueExpectations(this.sql, now, limit);
+  }
+
+  async nextExpectationAt(): Promise<number | null> {
+    return expectations.nextExpectationAt(this.sql);
+  }
+
+  async recentOutcomes(scheduleId: string, limit: number): Promise<string[]> {
+    return expectations.recentOutcomes(this.sql, scheduleId, limit);
   }
 
   async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {

@@ -36,7 +36,8 @@ interface ChannelJson {
 interface CheckJson {
   name: string;
   kind: string;
-  everyMs: number;
+  everyMs: number | null;
+  deadline?: { schedule: string; spec: string; tz: string; withinMs: number } | null;
   lastBeatAt: string | null;
   nextCheckAt: string | null;
 }
@@ -60,7 +61,11 @@ export interface ChannelPutArgs extends NamedArgs {
 
 export interface CheckPutArgs extends NamedArgs {
   kind?: string | undefined;
-  every: string;
+  every?: string | undefined;
+  schedule?: string | undefined;
+  spec?: string | undefined;
+  tz?: string | undefined;
+  within?: string | undefined;
 }
 
 export async function alertsList(args: AlertsListArgs, io: CliIo): Promise<number> {
@@ -166,11 +171,13 @@ export async function checksList(args: ClientArgs, io: CliIo): Promise<number> {
     else
       io.stdout(
         table(
-          ['NAME', 'KIND', 'EVERY', 'LAST BEAT', 'NEXT CHECK'],
+          ['NAME', 'KIND', 'EVERY / DEADLINE', 'LAST BEAT', 'NEXT CHECK'],
           body.items.map((c) => [
             c.name,
             c.kind,
-            `${c.everyMs / 1000}s`,
+            c.deadline
+              ? `${c.deadline.schedule} within ${c.deadline.withinMs / 1000}s of ${c.deadline.spec} (${c.deadline.tz})`
+              : `${(c.everyMs ?? 0) / 1000}s`,
             c.lastBeatAt ?? '-',
             c.nextCheckAt ?? '-',
           ]),
@@ -191,7 +198,10 @@ export async function checksGet(args: NamedArgs, io: CliIo): Promise<number> {
 export async function checksPut(args: CheckPutArgs, io: CliIo): Promise<number> {
   return withClient(args, io, async (api) => {
     const res = await api.call<CheckJson>('PUT', `/v1/checks/${seg(args.name)}`, {
-      body: { kind: args.kind ?? 'heartbeat', every: args.every },
+      body:
+        args.kind === 'deadline'
+          ? { kind: 'deadline', schedule: args.schedule, spec: args.spec, tz: args.tz, within: args.within }
+          : { kind: args.kind ?? 'heartbeat', every: args.every },
     });
     if (args.json === true) printJson(io, res.body);
     else io.stdout(`punctual: ${res.status === 201 ? 'created' : 'replaced'} check ${res.body.name}\n`);

@@ -16,6 +16,7 @@ export interface ScheduleJson {
   summary?: string | null;
   labels?: Record<string, string>;
   dst?: { gap: string; repeat: string } | null;
+  expect?: { successWithinMs: number } | null;
   target: { handler?: string; webhook?: { url: string } } & Record<string, unknown>;
   payload: unknown;
   policies: Record<string, unknown> & { retry?: Record<string, unknown> };
@@ -75,6 +76,8 @@ export interface SchedulesPutArgs extends ScheduleKeyArgs {
   dstGap?: string | undefined;
   /** DST choice: a repeated local time, `first` or `both`. */
   dstRepeat?: string | undefined;
+  /** Each occurrence must succeed within this duration of its start (`none`: no expectation). */
+  expectSuccessWithin?: string | undefined;
   /** Create the schedule paused (ignored when it exists: use pause / resume). */
   paused?: boolean | undefined;
   /** The version the update expects (If-Match). */
@@ -185,6 +188,9 @@ export function putBody(args: SchedulesPutArgs): Record<string, unknown> {
       ...(args.dstRepeat === undefined ? {} : { repeat: args.dstRepeat }),
     };
   }
+  if (args.expectSuccessWithin !== undefined) {
+    body.expect = args.expectSuccessWithin === 'none' ? null : { successWithin: args.expectSuccessWithin };
+  }
   if (args.paused === true) body.state = 'paused';
   if (body.spec === undefined) throw new ArgumentError('--spec (or "spec" in --file) is required');
   if (body.target === undefined) {
@@ -246,6 +252,14 @@ function details(s: ScheduleJson): string {
       : []),
     ['spec', `${oneLine(s.spec)}  (${s.tz})`],
     ...(s.dst ? [['dst', `gap ${s.dst.gap}, repeat ${s.dst.repeat}`] as [string, string]] : []),
+    ...(s.expect
+      ? [
+          ['expect', `success within ${s.expect.successWithinMs / 1000}s of each occurrence`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ['target', targetText(s.target)],
     ['state', `${s.state}, version ${s.version}${s.note ? `, note: ${s.note}` : ''}`],
     ['next', nextText(s)],

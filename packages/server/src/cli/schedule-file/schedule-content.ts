@@ -21,6 +21,8 @@ export interface ScheduleContent {
   jitter: number;
   summary: string | null;
   labels: Record<string, string>;
+  /** Each occurrence must succeed within this (ms); null for no expectation. */
+  expect: { successWithinMs: number } | null;
   /** `active` or `paused`; absent when the file leaves the state alone (or the schedule is completed). */
   state?: string | undefined;
 }
@@ -39,6 +41,8 @@ export interface ScheduleView {
   jitterMs: number;
   summary: string | null;
   labels: Record<string, string>;
+  /** Absent from a service older than expectations (then none). */
+  expect?: { successWithinMs: number } | null | undefined;
   state: string;
   version: number;
   /** When it was last saved (ISO-8601): the instant the service last judged its content. */
@@ -81,6 +85,7 @@ export function entryContent(entry: unknown, now: number): ScheduleContent {
     jitter: d.jitterMs,
     summary: d.summary,
     labels: d.labels,
+    expect: d.expect ?? null,
     ...(typeof state === 'string' ? { state } : {}),
   };
 }
@@ -99,6 +104,7 @@ export function viewContent(v: ScheduleView): ScheduleContent {
     jitter: v.jitterMs,
     summary: v.summary,
     labels: v.labels,
+    expect: v.expect ?? null,
     ...(v.state === 'active' || v.state === 'paused' ? { state: v.state } : {}),
   };
 }
@@ -147,6 +153,7 @@ export function viewToEntry(v: ScheduleView): ScheduleEntry {
   if (v.maxRuns !== null) e.maxRuns = v.maxRuns;
   if (v.jitterMs !== 0) e.jitter = v.jitterMs;
   if (Object.keys(v.labels).length > 0) e.labels = v.labels;
+  if (v.expect != null) e.expect = { successWithin: v.expect.successWithinMs };
   if (v.state === 'active' || v.state === 'paused') e.state = v.state;
   return e;
 }

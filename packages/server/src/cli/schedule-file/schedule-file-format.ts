@@ -19,6 +19,7 @@ export const SCHEDULE_ENTRY_FIELDS = [
   'maxRuns',
   'jitter',
   'labels',
+  'expect',
   'state',
 ] as const;
 

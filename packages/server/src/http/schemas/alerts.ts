@@ -99,21 +99,58 @@ export const alertChannelList = z.object({ items: z.array(alertChannel) });
 export const checkBody = z
   .object({
     kind: z.enum(CHECK_KINDS),
-    every: z.string().max(64).meta({
-      description: 'a heartbeat must arrive at least this often (duration, at least 1s)',
+    every: z.string().max(64).optional().meta({
+      description: 'heartbeat: a heartbeat must arrive at least this often (duration, at least 1s)',
       example: '10m',
+    }),
+    schedule: z.string().max(200).optional().meta({
+      description: 'deadline: the key of the schedule a run of which must succeed in each window',
+      example: 'reports.daily',
+    }),
+    spec: z.string().max(4096).optional().meta({
+      description: 'deadline: a cron line or RRULE; each instant opens a window',
+      example: '0 9 * * 1-5',
+    }),
+    tz: z.string().max(64).optional().meta({
+      description: 'deadline: the IANA zone the spec is read in (default UTC)',
+      example: 'Europe/Paris',
+    }),
+    within: z.string().max(64).optional().meta({
+      description:
+        'deadline: how long each window stays open (above zero, at most the gap between two windows)',
+      example: '15m',
     }),
   })
   .strict()
-  .meta({ id: 'CheckBody' });
+  .meta({
+    id: 'CheckBody',
+    description:
+      'a heartbeat check takes `every`; a deadline check takes `schedule`, `spec`, `tz` and `within` (CHECK_INVALID for a field of the other kind, CHECK_DEADLINE_UNMEETABLE for a deadline that can never be met)',
+  });
+
+export const checkDeadline = z
+  .object({
+    schedule: z.string(),
+    spec: z.string(),
+    tz: z.string(),
+    withinMs: z.number().int(),
+  })
+  .meta({ id: 'CheckDeadline' });
 
 export const check = z
   .object({
     name: z.string(),
     kind: z.enum(CHECK_KINDS),
-    everyMs: z.number().int(),
+    everyMs: z.number().int().nullable().meta({ description: 'heartbeat checks; null for a deadline check' }),
+    deadline: checkDeadline.nullable().meta({ description: 'deadline checks; null for a heartbeat check' }),
+    windowStart: instant
+      .nullable()
+      .meta({ description: 'deadline checks: the start of the window watched (judged at its close)' }),
     lastBeatAt: instant.nullable(),
-    nextCheckAt: instant.nullable().meta({ description: 'null while its alert is open' }),
+    nextCheckAt: instant.nullable().meta({
+      description:
+        "when it is judged next: a heartbeat's due instant (null while its alert is open), a deadline window's close (null when its spec opens no more)",
+    }),
     createdAt: instant,
     updatedAt: instant,
   })

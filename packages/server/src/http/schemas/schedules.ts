@@ -7,6 +7,8 @@ import { businessDays, businessDaysInput, excludeInput } from './calendars.js';
 import {
   DST_GAP_CHOICES,
   DST_REPEAT_CHOICES,
+  EXPECT_MAX_MS,
+  EXPECT_MIN_MS,
   LABEL_VALUE_MAX,
   LABELS_MAX,
   SUMMARY_MAX,
@@ -78,6 +80,23 @@ export const dstChoice = z
   .object({ gap: z.enum(DST_GAP_CHOICES), repeat: z.enum(DST_REPEAT_CHOICES) })
   .meta({ id: 'DstChoice', description: DST_DOC });
 
+const EXPECT_DOC = `each occurrence must succeed within successWithin of its start, or an expectation_breached alert opens (${EXPECT_MIN_MS / 1000}s to ${EXPECT_MAX_MS / 86_400_000} days); see docs/alerts.md`;
+
+/** An expectation as given: successWithin as milliseconds or a duration. */
+export const expectInput = z
+  .object({
+    successWithin: z
+      .union([z.number().int(), z.string().min(1).max(64)])
+      .meta({ description: 'milliseconds or a duration ("15m", "PT15M")', example: '15m' }),
+  })
+  .strict()
+  .meta({ description: EXPECT_DOC });
+
+/** The expectation in force. */
+export const scheduleExpect = z
+  .object({ successWithinMs: z.number().int() })
+  .meta({ id: 'ScheduleExpect', description: EXPECT_DOC });
+
 export const putScheduleBody = z
   .object({
     spec: z.string().min(1).max(4096).meta({ example: '0 9 * * 1-5' }),
@@ -115,6 +134,7 @@ export const putScheduleBody = z
       }),
     exclude: excludeInput,
     businessDays: businessDaysInput,
+    expect: expectInput.nullable().optional(),
     state: z
       .enum(['active', 'paused'])
       .optional()
@@ -152,6 +172,9 @@ export const schedule = z
     dst: dstChoice.nullable().meta({ description: 'the DST choice in force; null for @every and @at' }),
     exclude: z.array(z.string()).meta({ description: 'calendars whose dates skip an occurrence' }),
     businessDays: businessDays.nullable(),
+    expect: scheduleExpect
+      .nullable()
+      .meta({ description: 'what each occurrence must achieve; null for nothing' }),
     target,
     payload: z.unknown(),
     policies,
