@@ -446,7 +446,10 @@ export class Worker {
     // A lease that lapsed without renewal (store unreachable, stalled loop) is someone else's now.
     for (const f of this.#inFlight.values())
       if (!f.settled && f.leaseUntil <= now) this.#drop(f, 'lease lapsed');
-    const live = [...this.#inFlight.values()].filter((f) => !f.settled);
+    // Every run this worker holds, including those whose settlement waits for its write (a slow or
+    // unreachable store): a lease that lapsed there would let the reaper hand the run out again, and the
+    // delivery that already happened would be repeated.
+    const live = [...this.#inFlight.values()];
     if (live.length > 0) {
       const held = new Set(
         await this.store.extendLeases(
@@ -456,10 +459,10 @@ export class Worker {
         ),
       );
       for (const f of live) {
-        if (f.settled) continue;
         if (held.has(f.claimed.run.id)) f.leaseUntil = now + this.opts.leaseMs;
-        // Reclaimed or cancelled elsewhere: stop the delivery; its settlement would be refused anyway.
-        else this.#drop(f, 'lease lost');
+        // Reclaimed or cancelled elsewhere: stop the delivery; its settlement would be refused anyway. A run
+        // whose settlement is on its way is left to it: written meanwhile, or refused by its fencing token.
+        else if (!f.settled) this.#drop(f, 'lease lost');
       }
       if (this.#executing === 0) this.#drained?.();
       this.loop.nudge();
