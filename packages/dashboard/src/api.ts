@@ -156,7 +156,15 @@ export interface Api {
   getRun(id: string, signal?: AbortSignal): Promise<RunDetail>;
   cancelRun(id: string): Promise<Run>;
   preview(
-    body: { spec: string; tz?: string; from?: string; count?: number },
+    body: {
+      spec: string;
+      tz?: string;
+      from?: string;
+      count?: number;
+      dst?: Partial<DstChoice>;
+      exclude?: string[];
+      businessDays?: { calendar: string; roll?: 'skip' | 'next' | 'previous' };
+    },
     signal?: AbortSignal,
   ): Promise<Preview>;
   /** A saved schedule's next occurrences as they will really run (its calendars and overrides applied). */
