@@ -48,6 +48,7 @@ async function run<A>(cmd: (args: A, io: CliIo) => Promise<number>, args: A) {
   return { code, out: out.join(''), err: err.join('') };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${env.PUNCTUAL_URL}${path}`, {
     method,
