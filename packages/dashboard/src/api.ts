@@ -28,6 +28,7 @@ export type RunDetail = Schemas['RunDetail'];
 export type Tenant = Schemas['Tenant'];
 export type Preview = Schemas['Preview'];
 export type PreviewNote = Schemas['PreviewNote'];
+export type PreviewDropped = Schemas['PreviewDropped'];
 export type DstChoice = Schemas['DstChoice'];
 export type Revision = Schemas['Revision'];
 export type RevisionDetail = Schemas['RevisionDetail'];
@@ -155,11 +156,25 @@ export interface Api {
   getRun(id: string, signal?: AbortSignal): Promise<RunDetail>;
   cancelRun(id: string): Promise<Run>;
   preview(
-    body: { spec: string; tz?: string; from?: string; count?: number },
+    body: {
+      spec: string;
+      tz?: string;
+      from?: string;
+      count?: number;
+      dst?: Partial<DstChoice>;
+      exclude?: string[];
+      businessDays?: { calendar: string; roll?: 'skip' | 'next' | 'previous' };
+    },
     signal?: AbortSignal,
   ): Promise<Preview>;
   /** A saved schedule's next occurrences as they will really run (its calendars and overrides applied). */
-  schedulePreview(key: string, count: number, signal?: AbortSignal): Promise<Preview>;
+  schedulePreview(
+    key: string,
+    count: number,
+    signal?: AbortSignal,
+    /** explain: also list the candidates dropped and why (`dropped`). */
+    opts?: { explain?: boolean },
+  ): Promise<Preview>;
   /** The service's health metrics (GET /v1/metrics). */
   metrics(signal?: AbortSignal): Promise<MetricsSnapshot>;
   /** The schedule's upcoming occurrences with their overrides. */
@@ -167,7 +182,7 @@ export interface Api {
   overrideOccurrence(
     key: string,
     instant: string,
-    body: { kind: OccurrenceOverride['kind']; moveTo?: string; note?: string },
+    body: { kind: OccurrenceOverride['kind']; moveTo?: string; payload?: unknown; note?: string },
   ): Promise<unknown>;
   removeOverride(key: string, instant: string): Promise<void>;
   /** Alerts, newest first: the open ones with `state: 'open'`, those of one schedule with `schedule`. */
@@ -308,8 +323,13 @@ export function createApi(opts: ApiClientOptions): Api {
     getRun: (i, signal) => unwrap(client.GET('/v1/runs/{id}', { params: id(i), signal })),
     cancelRun: (i) => unwrap(client.POST('/v1/runs/{id}/cancel', { params: id(i), body: {} })),
     preview: (body, signal) => unwrap(client.POST('/v1/preview', { body, signal })),
-    schedulePreview: (k, count, signal) =>
-      unwrap(client.GET('/v1/schedules/{key}/preview', { params: { ...key(k), query: { count } }, signal })),
+    schedulePreview: (k, count, signal, opts = {}) =>
+      unwrap(
+        client.GET('/v1/schedules/{key}/preview', {
+          params: { ...key(k), query: { count, ...(opts.explain ? { explain: 'true' as const } : {}) } },
+          signal,
+        }),
+      ),
     metrics: (signal) => unwrap(client.GET('/v1/metrics', { signal })),
     occurrences: (k, count, signal) =>
       unwrap(

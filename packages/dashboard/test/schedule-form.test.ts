@@ -156,6 +156,39 @@ describe('ScheduleForm', () => {
     expect(JSON.parse(raw).dst).toEqual({ gap: 'skip', repeat: 'both' });
   });
 
+  it("previews with the form's calendars, and places an unknown calendar's error on its field", async () => {
+    const api = fakeApi();
+    const preview = api.preview as ReturnType<typeof vi.fn>;
+    preview.mockImplementation(async (body: { exclude?: string[] }) => {
+      if (body.exclude?.includes('nope')) {
+        throw new ApiError(400, 'CALENDAR_UNKNOWN', 'exclude[1]: there is no calendar "nope"', {
+          field: 'exclude[1]',
+          calendar: 'nope',
+        });
+      }
+      return { description: 'd', next: [], occurrences: [], dst: null };
+    });
+    renderForm(api);
+    type('Spec', '0 9 * * *');
+    type('Excluded calendars', 'de-holidays, office');
+    type('Business days of', 'office');
+    fireEvent.change(screen.getByLabelText('On a non-working day'), { target: { value: 'next' } });
+    await waitFor(() =>
+      expect(api.preview).toHaveBeenLastCalledWith(
+        expect.objectContaining({
+          spec: '0 9 * * *',
+          exclude: ['de-holidays', 'office'],
+          businessDays: { calendar: 'office', roll: 'next' },
+        }),
+        expect.anything(),
+      ),
+    );
+    type('Excluded calendars', 'de-holidays, nope');
+    await waitFor(() =>
+      expect(document.getElementById('field-exclude-error')?.textContent ?? '').toContain('nope'),
+    );
+  });
+
   it('shows the request Save will send, as it is typed', () => {
     renderForm(fakeApi());
     type('Key', 'reports.daily');

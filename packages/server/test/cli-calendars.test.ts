@@ -163,6 +163,31 @@ describe('calendars commands', () => {
   });
 });
 
+describe('calendars import of a bad file', () => {
+  it('refuses a file that is not iCalendar or is over the limit with its code, creating nothing', async () => {
+    const notIcs = await run(calendarsImport, {
+      env,
+      name: 'bad',
+      file: 'notes.ics',
+      readFile: () => 'Subject: holidays\n\n25 Dec\n',
+    });
+    expect(notIcs.code).not.toBe(0);
+    expect(notIcs.err).toMatch(/^punctual: CALENDAR_ICS_INVALID: .*\(ics\)\n$/);
+    const big = `BEGIN:VCALENDAR\r\n${'X-PAD:'.padEnd(3 * 1024 * 1024, 'x')}\r\nEND:VCALENDAR\r\n`;
+    const tooLarge = await run(calendarsImport, {
+      env,
+      name: 'bad',
+      file: 'big.ics',
+      readFile: () => big,
+      json: true,
+    });
+    expect(tooLarge.code).not.toBe(0);
+    expect(JSON.parse(tooLarge.out)).toMatchObject({ error: { code: 'CALENDAR_ICS_TOO_LARGE' } });
+    const got = await run(calendarsGet, { env, name: 'bad', json: true });
+    expect(JSON.parse(got.out)).toMatchObject({ error: { code: 'CALENDAR_NOT_FOUND' } });
+  });
+});
+
 describe('calendars revisions and rollback', () => {
   it('lists the dates each change added and removed, and rolls back to an earlier version', async () => {
     const put = (dates: unknown[]) =>

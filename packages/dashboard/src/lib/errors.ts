@@ -27,7 +27,11 @@ const CODE_FIELDS: Record<string, string> = {
 
 /** The longest known path that is `path` or one of its parents (`target.webhook.headers.X` → its parent). */
 export function nearestField(path: string, known: readonly string[]): string | null {
-  const parts = path.split('.').filter((p) => p !== '' && !/^\d+$/.test(p));
+  // `exclude[0]` (the library's form of an item's path) is the field `exclude`, as `exclude.0` is.
+  const parts = path
+    .replace(/\[\d+\]/g, '')
+    .split('.')
+    .filter((p) => p !== '' && !/^\d+$/.test(p));
   for (let n = parts.length; n > 0; n--) {
     const candidate = parts.slice(0, n).join('.');
     if (known.includes(candidate)) return candidate;

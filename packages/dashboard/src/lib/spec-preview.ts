@@ -1,5 +1,6 @@
 // The live preview of a spec as it is typed in the schedule form: the description and next fire times from
-// the preview endpoint, debounced while typing, at once for a schedule just loaded for editing. It owns no
+// the preview endpoint with the form's DST choice and calendars (exclude, businessDays: the stored calendars
+// they name), debounced while typing, at once for a schedule just loaded for editing. It owns no
 // form state and never writes anything: the preview endpoint saves nothing.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -23,10 +24,34 @@ function dstOf(gap: string, repeat: string): Partial<DstChoice> | undefined {
   };
 }
 
+type Roll = 'skip' | 'next' | 'previous';
+
+/** The calendars the form names: `exclude` as a list, `businessDays` when a calendar is given. */
+function calendarsOf(exclude: string, calendar: string, roll: string) {
+  const names = exclude
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  const cal = calendar.trim();
+  return {
+    exclude: names.length > 0 ? names.join(',') : undefined,
+    businessDays: cal === '' ? undefined : { calendar: cal, ...(roll === '' ? {} : { roll: roll as Roll }) },
+  };
+}
+
 /** The preview of `spec` in `tz` from `startAt` (a wall time in `tz`) when that is in the future. */
 export function useSpecPreview(
   api: Api,
-  input: { spec: string; tz: string; startAt: string; dstGap?: string; dstRepeat?: string },
+  input: {
+    spec: string;
+    tz: string;
+    startAt: string;
+    dstGap?: string;
+    dstRepeat?: string;
+    exclude?: string;
+    businessDaysCalendar?: string;
+    businessDaysRoll?: string;
+  },
   opts: { editing: boolean; delayMs: number },
 ): SpecPreview {
   const typed = useMemo(() => {
@@ -36,8 +61,18 @@ export function useSpecPreview(
       tz: input.tz.trim(),
       from: startMs !== null && startMs > Date.now() ? isoOf(startMs) : undefined,
       dst: dstOf(input.dstGap ?? '', input.dstRepeat ?? ''),
+      ...calendarsOf(input.exclude ?? '', input.businessDaysCalendar ?? '', input.businessDaysRoll ?? ''),
     };
-  }, [input.spec, input.tz, input.startAt, input.dstGap, input.dstRepeat]);
+  }, [
+    input.spec,
+    input.tz,
+    input.startAt,
+    input.dstGap,
+    input.dstRepeat,
+    input.exclude,
+    input.businessDaysCalendar,
+    input.businessDaysRoll,
+  ]);
   // A schedule just loaded for editing is previewed at once; typing is debounced.
   const loadedSpec = useRef(false);
   const asked = useDebounced(typed, opts.editing && !loadedSpec.current ? 0 : opts.delayMs);
@@ -58,6 +93,8 @@ export function useSpecPreview(
           ...(asked.tz ? { tz: asked.tz } : {}),
           ...(asked.from ? { from: asked.from } : {}),
           ...(asked.dst ? { dst: asked.dst } : {}),
+          ...(asked.exclude ? { exclude: asked.exclude.split(',') } : {}),
+          ...(asked.businessDays ? { businessDays: asked.businessDays } : {}),
         },
         abort.signal,
       )

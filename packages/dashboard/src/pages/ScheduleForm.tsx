@@ -100,7 +100,11 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   const preview = useSpecPreview(api, form, { editing, delayMs: previewDelayMs });
   const built = useMemo(() => buildBody(form), [form]);
   const previewErrors = useMemo(
-    () => (preview.error ? mapApiError(preview.error, ['spec', 'tz']).fields : {}),
+    () =>
+      preview.error
+        ? mapApiError(preview.error, ['spec', 'tz', 'exclude', 'businessDays.calendar', 'businessDays.roll'])
+            .fields
+        : {},
     [preview.error],
   );
   const clientErrors: Record<string, string> = { ...(submitted ? built.errors : {}) };

@@ -43,7 +43,12 @@ describe('a not-fired report racing a claim', () => {
       },
     }) as Store;
     // A long worker backstop: without the wake-up, the run would wait for it (the test clock never gets there).
-    h = await harness({ store, clockSync: { enabled: false }, maxSleepMs: 3_600_000, notFiredGraceMs: 60_000 });
+    h = await harness({
+      store,
+      clockSync: { enabled: false },
+      maxSleepMs: 3_600_000,
+      notFiredGraceMs: 60_000,
+    });
     h.s.handle('once', () => {});
     const succeeded = h.waitFor('run:succeeded');
     // Saved long after its instant: its run is due at once and already past the not-fired grace, so the

@@ -190,7 +190,7 @@ if (PG_URL === '') {
       // No event marks a claim into the buffer: poll the store for it (bounded by real time, not by a count
       // of turns, which a loaded machine can use up before the materializer and the claim have run); elapsed
       // time from the monotonic clock, never the date.
-      for (const until = performance.now() + 20_000; performance.now() < until; ) {
+      for (const until = performance.now() + 20_000; performance.now() < until;) {
         if ((await api.listRuns({ scheduleKey: 'p', state: 'running' })).items.length === 1) break;
         await new Promise((r) => setTimeout(r, 10));
       }

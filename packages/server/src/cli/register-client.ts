@@ -9,6 +9,7 @@ import { exportSchedules } from './commands/export.js';
 import { importCrontab } from './commands/import-crontab.js';
 import { schedulesImport } from './commands/schedules-import.js';
 import { schedulesRerun } from './commands/schedules-rerun.js';
+import { schedulesPreview } from './commands/schedules-preview.js';
 import { schedulesHistory, schedulesPutDryRun, schedulesRollback } from './commands/schedules-history.js';
 import {
   schedulesOccurrences,
@@ -235,6 +236,18 @@ export function registerClient(program: Command, w: Wiring): void {
       .option('--count <n>', 'how many (1-100, default 10)'),
   ).action(async (key: string, o: Common & { count?: string }) =>
     w.exit(await schedulesOccurrences({ ...args(w.env, o), key }, w.io)),
+  );
+  client(
+    schedules
+      .command('preview')
+      .description(
+        "a schedule's next occurrences as they will run: its calendars and overrides applied, with notes",
+      )
+      .argument('<key>')
+      .option('--count <n>', 'how many (1-1000, default 10)')
+      .option('--explain', 'also list the candidates dropped and why (calendar, override, DST, ...)'),
+  ).action(async (key: string, o: Common & { count?: string; explain?: boolean }) =>
+    w.exit(await schedulesPreview({ ...args(w.env, o), key }, w.io)),
   );
   client(
     schedules

@@ -4,7 +4,7 @@
 // dates and ranges is the library's work.
 
 import { readFileSync } from 'node:fs';
-import { parseIcs, type CalendarInput } from 'punctual';
+import { ICS_MAX_BYTES, PunctualError, parseIcs, type CalendarInput } from 'punctual';
 import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
 import { seg, withClient, type ApiClient, type ClientArgs } from '../http-client.js';
 import { printJson, table } from '../output.js';
@@ -169,6 +169,16 @@ export async function calendarsPut(args: CalendarFileArgs, io: CliIo): Promise<n
 export async function calendarsImport(args: CalendarFileArgs, io: CliIo): Promise<number> {
   return withClient(args, io, async (api) => {
     const ics = read(args.file, args.readFile);
+    // Judged here too, so a file of any size gets the library's code (a body beyond the route's limit would
+    // be BODY_TOO_LARGE) and is not sent.
+    const bytes = Buffer.byteLength(ics, 'utf8');
+    if (bytes > ICS_MAX_BYTES) {
+      throw new PunctualError(
+        'CALENDAR_ICS_TOO_LARGE',
+        `ics: ${args.file} is ${bytes} bytes; the limit is ${ICS_MAX_BYTES}`,
+        { field: 'ics', bytes, limit: ICS_MAX_BYTES },
+      );
+    }
     const wd = workingDaysOf(args.workingDays);
     const res = await api.call<CalendarJson & { skipped: { summary: string | null; why: string }[] }>(
       'POST',

@@ -116,7 +116,8 @@ export function noteText(n: PreviewNote): string {
   return 'payload overridden';
 }
 
-function droppedText(d: PreviewDropped): string {
+/** A dropped candidate in words: `dropped 2026-12-25T08:00:00.000Z  calendar (de-holidays: Christmas)`. */
+export function droppedText(d: PreviewDropped): string {
   const label = d.label === undefined ? '' : `: ${d.label}`;
   return `dropped ${new Date(d.at).toISOString()}  ${d.reason}${d.calendar === undefined ? '' : ` (${d.calendar}${label})`}`;
 }

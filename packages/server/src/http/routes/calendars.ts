@@ -3,7 +3,7 @@
 // re-plans the pending runs of the schedules using a changed calendar; this file only shapes requests.
 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Calendar } from 'punctual';
+import { ICS_MAX_BYTES, type Calendar } from 'punctual';
 import { z } from 'zod';
 import * as s from '../schemas.js';
 
@@ -19,6 +19,13 @@ export function calendarView(c: Calendar): z.output<typeof s.calendar> {
     updatedAt: new Date(c.updatedAt).toISOString(),
   };
 }
+
+/**
+ * The import route's body limit (at least the service's): room for an .ics text up to the library's limit
+ * however JSON escapes it (a CRLF takes 4 characters), so that the library refuses a larger text with its own
+ * code and field (CALENDAR_ICS_TOO_LARGE) rather than the body limit with BODY_TOO_LARGE.
+ */
+export const ICS_IMPORT_BODY_LIMIT = 4 * ICS_MAX_BYTES;
 
 const location = (name: string): string => `/v1/calendars/${encodeURIComponent(name)}`;
 
@@ -87,6 +94,7 @@ export const calendarRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/calendars/:name/import',
     {
+      bodyLimit: Math.max(app.initialConfig.bodyLimit ?? 0, ICS_IMPORT_BODY_LIMIT),
       schema: {
         tags,
         summary: 'Create or replace a calendar from the all-day events of an .ics text',
