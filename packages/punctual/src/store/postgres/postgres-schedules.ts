@@ -283,9 +283,11 @@ export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Sc
     // The lower bound keeps it a range of schedules_tenant_key (keys are COLLATE "C"); starts_with is exact.
     f.add('key >= ? AND starts_with(key, ?)', q.keyPrefix, q.keyPrefix);
   }
-  // schedules_labels (GIN, jsonb_path_ops): every label asked for must be there.
+  // schedules_labels (GIN, jsonb_path_ops): every label asked for must be there. The index holds only
+  // schedules with labels (migration 20); a non-empty filter implies it, and repeating its predicate word for
+  // word lets the planner use it.
   if (q.labels !== undefined && q.labels.length > 0)
-    f.add('labels @> ?::jsonb', JSON.stringify(Object.fromEntries(q.labels)));
+    f.add("labels <> '{}'::jsonb AND labels @> ?::jsonb", JSON.stringify(Object.fromEntries(q.labels)));
   if (q.cursor !== undefined) f.add('key > ?', decodeCursor<[string]>(q.cursor, ['string'])[0]);
   const limit = Math.max(1, q.limit);
   const rows = await db.query<ScheduleRow>(
