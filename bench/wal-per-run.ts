@@ -119,11 +119,12 @@ async function postgresTarget(): Promise<Target> {
         const recs = await client.query<{
           rm: string;
           kind: string;
+          xid: string;
           len: number;
           fpi: number;
           block: string | null;
         }>(
-          `SELECT resource_manager AS rm, record_type AS kind, record_length AS len, fpi_length AS fpi,
+          `SELECT resource_manager AS rm, record_type AS kind, xid::text AS xid, record_length AS len, fpi_length AS fpi,
                   block_ref AS block
              FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)`,
           [start, end],
@@ -132,12 +133,17 @@ async function postgresTarget(): Promise<Target> {
         let total = 0;
         let fpiTotal = 0;
         let serverWide = 0;
+        const nameOf = (block: string | null) => {
+          const node = /rel \d+\/\d+\/(\d+)/.exec(block ?? '')?.[1];
+          return node === undefined ? undefined : names.get(node);
+        };
+        // Commit records name no block: they count when their transaction wrote to the schema.
+        const ours = new Set(recs.rows.filter((r) => nameOf(r.block) !== undefined).map((r) => r.xid));
         for (const r of recs.rows) {
           serverWide += r.len;
-          const node = /rel \d+\/\d+\/(\d+)/.exec(r.block ?? '')?.[1];
-          const name = node === undefined ? undefined : names.get(node);
-          // Records of other relations are other sessions' (or the catalog's); commits carry no block.
-          if (name === undefined && r.rm !== 'Transaction') continue;
+          const name = nameOf(r.block);
+          // Records of other relations are other sessions' (or the catalog's).
+          if (name === undefined && !(r.rm === 'Transaction' && ours.has(r.xid))) continue;
           total += r.len - r.fpi;
           fpiTotal += r.fpi;
           add(byObject, name ?? '(commit records)', r.len - r.fpi, r.fpi, `${r.rm}/${r.kind}`);
