@@ -54,6 +54,9 @@ export function claimDueSchedules(
 ): Schedule[] {
   if (req.limit <= 0) return [];
   if (!ready.has(sql)) {
+    // Preparing a statement on schedules first: a database never migrated is STORE_NOT_MIGRATED, not the
+    // trigger's "no such table".
+    sql.stmt('SELECT 1 FROM schedules LIMIT 0');
     sql.exec(SCHEDULE_CLAIMS_DDL);
     ready.add(sql);
   }
