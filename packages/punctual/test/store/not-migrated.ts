@@ -20,6 +20,9 @@ export function notMigratedTests(open: () => Store): void {
       store.putSchedule({ draft: draft(), nextFireAt: T0, now: T0, expectNew: true }),
     ).rejects.toMatchObject(refused);
     await expect(store.nextRunDueAt()).rejects.toMatchObject(refused);
+    await expect(
+      store.claimDueSchedules({ now: T0, horizon: T0, limit: 10, leaseMs: 1000 }),
+    ).rejects.toMatchObject(refused);
     expect(await store.schemaVersion?.()).toMatchObject({ applied: 0 });
   });
 

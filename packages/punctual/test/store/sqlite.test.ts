@@ -3,7 +3,7 @@
 // index searches with a million pending runs, and the materializer's statements with many schedules.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ import {
   STATS_RUNNING,
   STATS_SCHEDULES,
 } from '../../src/store/sqlite/sqlite-queries.js';
-import { CLAIM_DUE, NEXT_SCHEDULE_AT, TAKE_OVERDUE } from '../../src/store/sqlite/sqlite-schedules.js';
+import { CLAIM_DUE, SCHEDULE_CLAIMS_DDL } from '../../src/store/sqlite/sqlite-schedule-claims.js';
+import { NEXT_SCHEDULE_AT, TAKE_OVERDUE } from '../../src/store/sqlite/sqlite-schedules.js';
 import { DUE_EXPECTATIONS, RECENT_OUTCOMES } from '../../src/store/sqlite/sqlite-expectations.js';
 import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-tenants.js';
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -245,6 +246,34 @@ describe('sqlite store', () => {
     });
   });
 
+  it('claims due schedules without writing the database (the claims live in a TEMP table)', async () => {
+    const path = tempFile();
+    const store = await opened(path);
+    const s = (await store.putSchedule({ draft: draft({ key: 'due' }), nextFireAt: T0, now: T0 })).schedule;
+    const wal = () => statSync(`${path}-wal`).size;
+    const before = wal();
+    const req = { now: T0, horizon: T0, limit: 10, leaseMs: 60_000 };
+    expect((await store.claimDueSchedules(req)).map((x) => x.key)).toEqual(['due']);
+    expect(await store.claimDueSchedules(req)).toEqual([]);
+    expect(wal()).toBe(before);
+    const res = await store.advanceSchedule({
+      tenantId: TENANT,
+      scheduleId: s.id,
+      version: s.version,
+      expectedNextFireAt: T0,
+      nextFireAt: T0,
+      fired: 0,
+      complete: false,
+      runs: [],
+      now: T0,
+    });
+    expect(res.status).toBe('advanced');
+    expect(wal()).toBeGreaterThan(before);
+    // The advance released the claim (its next occurrence moved, even to the same instant).
+    expect((await store.claimDueSchedules(req)).map((x) => x.key)).toEqual(['due']);
+    await store.close();
+  });
+
   it(
     'finds due schedules from schedules_due with 200,000 active schedules',
     { timeout: 120_000 },
@@ -270,8 +299,11 @@ describe('sqlite store', () => {
           .map((r) => r.detail)
           .join('\n');
       // Never schedules_state (state = 'active' is every schedule), never a sort: a range in index order.
-      const claim = plan(CLAIM_DUE, { until: T0, horizon: T0, now: T0, limit: 10, rollBackLeadMs: hour });
-      expect(claim).toMatch(/SEARCH schedules USING INDEX schedules_due \(next_fire_at<\?\)/);
+      db.exec(SCHEDULE_CLAIMS_DDL);
+      const claim = plan(CLAIM_DUE, { horizon: T0, now: T0, limit: 10, rollBackLeadMs: hour });
+      expect(claim).toMatch(/SEARCH schedules USING (COVERING )?INDEX schedules_due \(next_fire_at<\?\)/);
+      // The claims are a primary-key probe of the TEMP table per candidate.
+      expect(claim).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
       expect(claim).toMatch(/SEARCH schedules USING INDEX schedules_due_roll_back \(next_fire_at<\?\)/);
       expect(claim).not.toMatch(/schedules_state|TEMP B-TREE/);
       const overdue = plan(TAKE_OVERDUE, { cutoff: T0, limit: 10 });

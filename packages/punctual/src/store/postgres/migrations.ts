@@ -25,6 +25,7 @@ import * as m0016 from './migrations/0016-expectations.js';
 import * as m0017 from './migrations/0017-compact-storage.js';
 import * as m0018 from './migrations/0018-calendar-revisions.js';
 import * as m0019 from './migrations/0019-roll-back-claims.js';
+import * as m0020 from './migrations/0020-labelled-schedules-index.js';
 
 export interface Migration {
   version: number;
@@ -74,6 +75,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: m0018.name, sql: m0018.sql, compatibleFrom: 5 },
   // 19 adds an index only (schedules that roll back, claimed early): older code works beside it.
   { version: 19, name: m0019.name, sql: m0019.sql, compatibleFrom: 5 },
+  // 20 rebuilds an index as a partial one (schedules with labels): older code works beside it (its label
+  // filter reads the tenant's schedules instead of the index).
+  { version: 20, name: m0020.name, sql: m0020.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

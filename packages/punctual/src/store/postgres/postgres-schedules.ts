@@ -281,6 +281,13 @@ export async function getSchedules(db: PgDb, tenantId: string, keys: string[]): 
   return out;
 }
 
+/**
+ * The list's label filter (? the labels asked for, as a JSON object): every label asked for must be there.
+ * schedules_labels (GIN, jsonb_path_ops) holds only schedules with labels (migration 20); a non-empty filter
+ * implies that, and repeating the index's predicate word for word lets the planner use it.
+ */
+export const LABELS_FILTER = "labels <> '{}'::jsonb AND labels @> ?::jsonb";
+
 export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Schedule>> {
   const f = new Filters();
   f.add('tenant_id = ?', q.tenantId);
@@ -290,9 +297,8 @@ export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Sc
     // The lower bound keeps it a range of schedules_tenant_key (keys are COLLATE "C"); starts_with is exact.
     f.add('key >= ? AND starts_with(key, ?)', q.keyPrefix, q.keyPrefix);
   }
-  // schedules_labels (GIN, jsonb_path_ops): every label asked for must be there.
   if (q.labels !== undefined && q.labels.length > 0)
-    f.add('labels @> ?::jsonb', JSON.stringify(Object.fromEntries(q.labels)));
+    f.add(LABELS_FILTER, JSON.stringify(Object.fromEntries(q.labels)));
   if (q.cursor !== undefined) f.add('key > ?', decodeCursor<[string]>(q.cursor, ['string'])[0]);
   const limit = Math.max(1, q.limit);
   const rows = await db.query<ScheduleRow>(

@@ -127,8 +127,7 @@ const DROP_FUTURE_SKIPS = `
   WHERE schedule_id = @id AND state = 'skipped' AND reason = 'calendar' AND scheduled_for >= @now
   RETURNING scheduled_for`;
 const REWIND = `
-  UPDATE schedules SET next_fire_at = @next, fired_count = MAX(0, fired_count - @cancelled),
-    claimed_until = NULL
+  UPDATE schedules SET next_fire_at = @next, fired_count = MAX(0, fired_count - @cancelled)
   WHERE id = @id`;
 
 export function rewindCalendarUsers(

@@ -40,7 +40,7 @@ const UPDATE = `
   UPDATE schedules SET spec = @spec, spec_kind = @specKind, tz = @tz, target_kind = @targetKind,
     target = @target, payload = @payload, policies = @policies, overlap = @overlap, start_at = @startAt,
     end_at = @endAt, max_runs = @maxRuns, jitter_ms = @jitterMs, description = @description,
-    summary = @summary, labels = @labels, dst = @dst, calendar_rules = @calendarRules, expect = @expect, version = version + 1, next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now,
+    summary = @summary, labels = @labels, dst = @dst, calendar_rules = @calendarRules, expect = @expect, version = version + 1, next_fire_at = @nextFireAt, updated_at = @now,
     state = CASE WHEN state = 'completed' THEN 'active' ELSE state END
   WHERE id = @id
   RETURNING *`;
@@ -49,13 +49,13 @@ const DELETE = 'DELETE FROM schedules WHERE tenant_id = ? AND key = ? RETURNING 
 
 const PAUSE = `
   UPDATE schedules SET state = 'paused', paused_at = COALESCE(paused_at, @now), note = @note,
-    paused_until = @until, claimed_until = NULL, updated_at = @now
+    paused_until = @until, updated_at = @now
   WHERE id = @id AND state IN ('active', 'paused')
   RETURNING *`;
 
 const RESUME = `
   UPDATE schedules SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL,
-    next_fire_at = @nextFireAt, claimed_until = NULL, updated_at = @now
+    next_fire_at = @nextFireAt, updated_at = @now
   WHERE id = @id AND state = 'paused' AND (@dueBy IS NULL OR paused_until <= @dueBy)
   RETURNING *`;
 
@@ -67,27 +67,9 @@ const RESUME = `
 // The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word.
 const ROLLS_BACK = `state = 'active' AND json_extract(calendar_rules, '$.businessDays.roll') = 'previous'`;
 
-// A range of schedules_due, in its order (no sort), and one of schedules_due_roll_back reaching
-// @rollBackLeadMs further. The claim only spreads work between materializers; advance's CAS decides.
-// INDEXED BY: see above.
-export const CLAIM_DUE = `
-  UPDATE schedules SET claimed_until = @until
-  WHERE id IN (
-    SELECT id FROM (
-      SELECT id FROM schedules INDEXED BY schedules_due
-      WHERE state = 'active' AND next_fire_at <= @horizon AND (claimed_until IS NULL OR claimed_until <= @now)
-      ORDER BY next_fire_at, id LIMIT @limit)
-    UNION ALL
-    SELECT id FROM (
-      SELECT id FROM schedules INDEXED BY schedules_due_roll_back
-      WHERE ${ROLLS_BACK} AND next_fire_at <= @horizon + @rollBackLeadMs
-        AND (claimed_until IS NULL OR claimed_until <= @now)
-      ORDER BY next_fire_at, id LIMIT @limit))
-  RETURNING *`;
-
 // Compare-and-set: only the version and next occurrence the materializer read may be advanced.
 const ADVANCE = `
-  UPDATE schedules SET next_fire_at = @nextFireAt, fired_count = fired_count + @fired, claimed_until = NULL,
+  UPDATE schedules SET next_fire_at = @nextFireAt, fired_count = fired_count + @fired,
     state = CASE WHEN @complete = 1 THEN 'completed' ELSE state END
   WHERE id = @id AND tenant_id = @tenantId AND version = @version AND next_fire_at IS @expected
     AND state = 'active'`;
@@ -273,23 +255,6 @@ export function resumeSchedule(
   });
 }
 
-export function claimDueSchedules(
-  sql: SqliteDatabase,
-  req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
-): Schedule[] {
-  if (req.limit <= 0) return [];
-  const rows = sql.write(() =>
-    sql.stmt(CLAIM_DUE).all({
-      until: req.now + req.leaseMs,
-      horizon: req.horizon,
-      now: req.now,
-      limit: req.limit,
-      rollBackLeadMs: req.rollBackLeadMs ?? 0,
-    }),
-  ) as ScheduleRow[];
-  return rows.sort((a, b) => (a.next_fire_at ?? 0) - (b.next_fire_at ?? 0) || a.id - b.id).map(toSchedule);
-}
-
 export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult {
   const id = parseId(a.scheduleId);
   if (id === undefined) return { status: 'conflict', transitions: [] };
@@ -324,7 +289,7 @@ export function nextScheduleAt(sql: SqliteDatabase): number | null {
 }
 
 // schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet
-// (reported ones stay few: they are overdue). INDEXED BY: see CLAIM_DUE.
+// (reported ones stay few: they are overdue). INDEXED BY: see above.
 export const TAKE_OVERDUE = `
   UPDATE schedules SET not_fired_at = next_fire_at
   WHERE id IN (SELECT id FROM schedules INDEXED BY schedules_due

@@ -50,6 +50,7 @@ import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.
 import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
+import { claimDueSchedules } from './sqlite-schedule-claims.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { KeepScan } from '../keep-scan.js';
 import type { SqliteDriver } from './sqlite-driver.js';
@@ -286,7 +287,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     leaseMs: number;
     rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
-    return schedules.claimDueSchedules(this.sql, req);
+    return claimDueSchedules(this.sql, req);
   }
 
   async advanceSchedule(a: Advance): Promise<AdvanceResult> {

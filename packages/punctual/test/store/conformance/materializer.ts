@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import type { Schedule } from '../../../src/domain/schedule.js';
 import type { Advance } from '../../../src/store/store.js';
-import { MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
+import { draft, MINUTE, runInsert, T0, TENANT } from '../../support/fixtures.js';
 import { create, runOf, type Ctx } from './helpers.js';
 
 function advance(s: Schedule, overrides: Partial<Advance> = {}): Advance {
@@ -77,6 +77,23 @@ export function materializerTests(ctx: Ctx): void {
     expect(await ctx.store.claimDueSchedules({ ...req, now: T0 })).toHaveLength(1);
     expect(await ctx.store.claimDueSchedules({ ...req, now: T0 + 4999 })).toHaveLength(0);
     expect(await ctx.store.claimDueSchedules({ ...req, now: T0 + 5000 })).toHaveLength(1);
+  });
+
+  it('releases a claim when the schedule changes: a put with a change, a pause and resume', async () => {
+    await create(ctx.store, { key: 'put' });
+    await create(ctx.store, { key: 'resumed' });
+    await create(ctx.store, { key: 'kept' });
+    const req = { now: T0, horizon: T0 + MINUTE, limit: 10, leaseMs: 60_000 };
+    expect(await ctx.store.claimDueSchedules(req)).toHaveLength(3);
+    await ctx.store.putSchedule({
+      draft: draft({ key: 'put', summary: 'changed' }),
+      nextFireAt: T0,
+      now: T0 + 1,
+    });
+    await ctx.store.pauseSchedule(TENANT, 'resumed', { cancelPending: false, note: null, now: T0 + 1 });
+    await ctx.store.resumeSchedule(TENANT, 'resumed', { nextFireAt: T0, skipped: [], now: T0 + 2 });
+    const again = await ctx.store.claimDueSchedules({ ...req, now: T0 + 3 });
+    expect(again.map((s) => s.key).sort()).toEqual(['put', 'resumed']);
   });
 
   it('leaves paused, completed and exhausted schedules out of the claim', async () => {
