@@ -9,7 +9,7 @@
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
-import { overridesDroppedByPut } from './occurrence-overrides.js';
+import { overridesDroppedByChange } from './occurrence-overrides.js';
 import { calendarsNamedBy } from './tenant-calendars.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
@@ -97,7 +97,13 @@ async function putBatch(
   );
   const calendars = await calendarsNamedBy(api.store, api.tenantId, batch);
   const out: BulkPutItem[] = [];
-  const written: { at: number; existing: Schedule | undefined; req: PutScheduleRequest }[] = [];
+  // `same`: sameDraft(existing, draft), computed once per input and handed on (dry run, overrides, store).
+  const written: {
+    at: number;
+    existing: Schedule | undefined;
+    same: boolean;
+    req: PutScheduleRequest;
+  }[] = [];
   for (const [n, input] of batch.entries()) {
     const index = offset + n;
     const key = keys[n]!;
@@ -112,7 +118,15 @@ async function putBatch(
       const existing = key === null ? undefined : found.get(key);
       const req = api.preparePut(input, existing, now, undefined, calendars, compile);
       seen.set(key!, index);
-      written.push({ at: n, existing, req: { ...req, revision: { actor: opts.actor ?? null } } });
+      const same = existing !== undefined && sameDraft(existing, req.draft);
+      const comparedWith =
+        existing === undefined ? undefined : { scheduleId: existing.id, version: existing.version, same };
+      written.push({
+        at: n,
+        existing,
+        same,
+        req: { ...req, comparedWith, revision: { actor: opts.actor ?? null } },
+      });
       out[n] = { index, key, outcome: 'created' };
     } catch (e) {
       if (!(e instanceof PunctualError)) throw e;
@@ -121,11 +135,16 @@ async function putBatch(
   }
   await opts.beforeWrite?.({ creating: written.filter((w) => w.existing === undefined).length });
   if (opts.dryRun === true) {
-    for (const w of written) out[w.at]!.outcome = dryOutcome(w.existing, w.req);
+    for (const w of written)
+      out[w.at]!.outcome = w.existing === undefined ? 'created' : w.same ? 'unchanged' : 'updated';
     return out;
   }
   // An update that removes an occurrence drops its override, as a single put does.
-  const dropped = await Promise.all(written.map((w) => overridesDroppedByPut(api, w.existing, w.req)));
+  const dropped = await Promise.all(
+    written.map((w) =>
+      w.existing === undefined || w.same ? [] : overridesDroppedByChange(api, w.existing, w.req, compile),
+    ),
+  );
   const results = await api.store.putSchedules(
     written.map((w, i) =>
       dropped[i]!.length === 0 ? w.req : { ...w.req, dropOverrides: dropped[i]!.map((o) => o.instant) },
@@ -157,9 +176,4 @@ function keyOf(input: unknown): string | null {
 
 function outcomeOf(res: PutResult): BulkOutcome {
   return res.created ? 'created' : res.changed ? 'updated' : 'unchanged';
-}
-
-function dryOutcome(existing: Schedule | undefined, req: PutScheduleRequest): BulkOutcome {
-  if (existing === undefined) return 'created';
-  return sameDraft(existing, req.draft) ? 'unchanged' : 'updated';
 }

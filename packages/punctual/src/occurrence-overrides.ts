@@ -13,6 +13,7 @@ import {
 import type { Run } from './domain/run.js';
 import { compileStored, parseInstant, sameDraft, type Schedule } from './domain/schedule.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
+import type { SpecCompiler } from './domain/timing/spec-compiler.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { PunctualError } from './errors.js';
@@ -152,8 +153,21 @@ export async function overridesDroppedByPut(
   req: PutScheduleRequest,
 ): Promise<OccurrenceOverride[]> {
   if (existing === undefined || sameDraft(existing, req.draft)) return [];
+  return overridesDroppedByChange(api, existing, req);
+}
+
+/**
+ * overridesDroppedByPut for a put the caller already knows changes `existing` (sameDraft false), with the
+ * compiler of its load (a bulk put compiles each distinct spec once).
+ */
+export async function overridesDroppedByChange(
+  api: TenantApi,
+  existing: Schedule,
+  req: PutScheduleRequest,
+  compile: SpecCompiler = compileSpec,
+): Promise<OccurrenceOverride[]> {
   const d = req.draft;
-  const spec = compileSpec(d.spec, {
+  const spec = compile(d.spec, {
     tz: d.tz,
     now: req.now,
     anchor: d.startAt ?? existing.createdAt,

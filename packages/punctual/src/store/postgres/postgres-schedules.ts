@@ -4,13 +4,14 @@
 
 import { PunctualError } from '../../errors.js';
 import { targetKind } from '../../domain/target.js';
-import type {
-  Page,
-  PutScheduleRequest,
-  PutScheduleResult,
-  ScheduleQuery,
-  Store,
-  Transition,
+import {
+  sameAsStored,
+  type Page,
+  type PutScheduleRequest,
+  type PutScheduleResult,
+  type ScheduleQuery,
+  type Store,
+  type Transition,
 } from '../store.js';
 import { sameDraft, type Schedule } from '../../domain/schedule.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
@@ -226,7 +227,11 @@ async function changeIn(
     throw conflict(d.key, req.expectedVersion, current.version);
   }
   if (req.expectAbsent === true) throw conflict(d.key, null, current.version);
-  if (sameDraft(draftOf(current), d)) {
+  if (
+    sameAsStored(req, { id: String(current.id), version: current.version }, () =>
+      sameDraft(draftOf(current), d),
+    )
+  ) {
     return { schedule: toSchedule(current), created: false, changed: false, transitions: [] };
   }
   await keepRevisionContent(db, c, toSchedule(current));
