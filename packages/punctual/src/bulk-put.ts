@@ -2,14 +2,15 @@
 // input is validated on its own: an invalid one is refused with its index and error, and the others are
 // written. Specs are compiled once per distinct (spec, zone, DST choice) within a batch (a cron without
 // endAt once per load). The put rules are the single put's own (the store's putSchedules): "unchanged"
-// writes nothing, a change bumps the version, cancels the old version's pending runs and records a
-// revision with the actor. First occurrences are materialised by the materializer, as for a single put.
-// It must never write a refused input.
+// writes nothing (an input equal to the schedule the batch read is not sent to the store at all), a change
+// bumps the version, cancels the old version's pending runs and records a revision with the actor. First
+// occurrences are materialised by the materializer, as for a single put. It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
-import { overridesDroppedByChange } from './occurrence-overrides.js';
+import type { OccurrenceOverride } from './domain/occurrence-override.js';
+import { OVERRIDES_LISTED_MAX, overridesDroppedByChange } from './occurrence-overrides.js';
 import { calendarsNamedBy } from './tenant-calendars.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
@@ -125,7 +126,12 @@ async function putBatch(
         at: n,
         existing,
         same,
-        req: { ...req, comparedWith, revision: { actor: opts.actor ?? null } },
+        req: {
+          ...req,
+          comparedWith,
+          expectNew: existing === undefined ? true : undefined,
+          revision: { actor: opts.actor ?? null },
+        },
       });
       out[n] = { index, key, outcome: 'created' };
     } catch (e) {
@@ -139,22 +145,58 @@ async function putBatch(
       out[w.at]!.outcome = w.existing === undefined ? 'created' : w.same ? 'unchanged' : 'updated';
     return out;
   }
-  // An update that removes an occurrence drops its override, as a single put does.
-  const dropped = await Promise.all(
-    written.map((w) =>
-      w.existing === undefined || w.same ? [] : overridesDroppedByChange(api, w.existing, w.req, compile),
-    ),
+  // An input equal to its stored schedule writes nothing: it is unchanged as found (the store would only read
+  // it again to say so; a put that changes it meanwhile comes after this one). The others go to the store,
+  // which decides again under its lock.
+  const changes: typeof written = [];
+  for (const w of written) {
+    if (w.existing !== undefined && w.same)
+      out[w.at] = { ...out[w.at]!, outcome: 'unchanged', schedule: w.existing };
+    else changes.push(w);
+  }
+  // An update that removes an occurrence drops its override, as a single put does. The overrides of all
+  // the batch's changed schedules ahead of now are read at once (most schedules have none).
+  const overrides = await overridesOf(
+    api,
+    changes.flatMap((w) => (w.existing === undefined ? [] : [w.existing.id])),
+    now,
+  );
+  const dropped = changes.map((w) =>
+    w.existing === undefined
+      ? []
+      : overridesDroppedByChange(w.existing, w.req, overrides.get(w.existing.id) ?? [], compile),
   );
   const results = await api.store.putSchedules(
-    written.map((w, i) =>
+    changes.map((w, i) =>
       dropped[i]!.length === 0 ? w.req : { ...w.req, dropOverrides: dropped[i]!.map((o) => o.instant) },
     ),
   );
   const saved = api.announcePuts(results, dropped);
-  written.forEach((w, i) => {
+  changes.forEach((w, i) => {
     const res = saved[i]!;
     out[w.at] = { ...out[w.at]!, outcome: outcomeOf(res), schedule: res.schedule };
   });
+  return out;
+}
+
+/**
+ * The overrides of these schedules at or after `now`, by schedule id, each list by instant and at most
+ * OVERRIDES_LISTED_MAX long (what listOccurrenceOverrides gives one schedule), in one read.
+ */
+async function overridesOf(
+  api: TenantApi,
+  scheduleIds: string[],
+  now: number,
+): Promise<Map<string, OccurrenceOverride[]>> {
+  const out = new Map<string, OccurrenceOverride[]>();
+  if (scheduleIds.length === 0) return out;
+  for (const o of await api.store.overridesDue(scheduleIds, now, Number.MAX_SAFE_INTEGER)) {
+    const list = out.get(o.scheduleId);
+    if (list === undefined) out.set(o.scheduleId, [o]);
+    else list.push(o);
+  }
+  for (const [id, list] of out)
+    out.set(id, list.sort((a, b) => a.instant - b.instant).slice(0, OVERRIDES_LISTED_MAX));
   return out;
 }
 

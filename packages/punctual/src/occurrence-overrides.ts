@@ -153,19 +153,25 @@ export async function overridesDroppedByPut(
   req: PutScheduleRequest,
 ): Promise<OccurrenceOverride[]> {
   if (existing === undefined || sameDraft(existing, req.draft)) return [];
-  return overridesDroppedByChange(api, existing, req);
+  const overrides = await api.store.listOccurrenceOverrides(existing.tenantId, existing.id, {
+    from: req.now,
+    limit: OVERRIDES_LISTED_MAX,
+  });
+  return overridesDroppedByChange(existing, req, overrides);
 }
 
 /**
- * overridesDroppedByPut for a put the caller already knows changes `existing` (sameDraft false), with the
- * compiler of its load (a bulk put compiles each distinct spec once).
+ * Of `overrides` (those of `existing` at or after req.now, by instant), the ones a put that changes `existing`
+ * drops: their instants are no occurrence of the new spec. Compiled with the caller's compiler (a bulk put
+ * compiles each distinct spec once). Pure.
  */
-export async function overridesDroppedByChange(
-  api: TenantApi,
+export function overridesDroppedByChange(
   existing: Schedule,
   req: PutScheduleRequest,
+  overrides: readonly OccurrenceOverride[],
   compile: SpecCompiler = compileSpec,
-): Promise<OccurrenceOverride[]> {
+): OccurrenceOverride[] {
+  if (overrides.length === 0) return [];
   const d = req.draft;
   const spec = compile(d.spec, {
     tz: d.tz,
@@ -175,23 +181,6 @@ export async function overridesDroppedByChange(
     endAt: d.endAt,
     dst: d.dst,
     validate: false,
-  });
-  return overridesDroppedBy(api, existing, spec, req.now);
-}
-
-/**
- * The overrides of `s` at or after now whose instants are no occurrence of `spec` (the spec of a change):
- * the change would drop them.
- */
-export async function overridesDroppedBy(
-  api: TenantApi,
-  s: Schedule,
-  spec: CompiledSpec,
-  now: number,
-): Promise<OccurrenceOverride[]> {
-  const overrides = await api.store.listOccurrenceOverrides(s.tenantId, s.id, {
-    from: now,
-    limit: OVERRIDES_LISTED_MAX,
   });
   return overrides.filter((o) => spec.nextAfter(o.instant - 1) !== o.instant);
 }

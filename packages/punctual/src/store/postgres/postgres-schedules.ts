@@ -1,49 +1,26 @@
 // Schedule operations of the PostgreSQL store: upsert by (tenant, key) with versioning (one at a time or a
-// batch), lookups, pause, resume, delete. Each function is one transaction. The materializer's claim and
-// advance are in postgres-materializer.ts. It must never read a clock: `now` always arrives as a parameter.
+// batch; the changes of existing ones are in postgres-schedule-changes.ts), lookups, pause, resume, delete.
+// Each function is one transaction. The materializer's claim and advance are in postgres-materializer.ts.
+// It must never read a clock: `now` always arrives as a parameter.
 
-import { PunctualError } from '../../errors.js';
-import { targetKind } from '../../domain/target.js';
-import {
-  sameAsStored,
-  type Page,
-  type PutScheduleRequest,
-  type PutScheduleResult,
-  type ScheduleQuery,
-  type Store,
-  type Transition,
+import type {
+  Page,
+  PutScheduleRequest,
+  PutScheduleResult,
+  ScheduleQuery,
+  Store,
+  Transition,
 } from '../store.js';
-import { sameDraft, type Schedule } from '../../domain/schedule.js';
+import type { Schedule } from '../../domain/schedule.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { Filters } from './postgres-queries.js';
-import {
-  decodeCursor,
-  draftOf,
-  encodeCursor,
-  jsonParam,
-  toSchedule,
-  type ScheduleRow,
-} from './postgres-rows.js';
+import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './postgres-rows.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
-import { putRevision, stateRevision } from '../revision-record.js';
-import { compactPolicies } from '../stored-policies.js';
+import { stateRevision } from '../revision-record.js';
 import { insertRevisions, keepRevisionContent } from './postgres-revisions.js';
-import { dropOverrides } from './postgres-overrides.js';
-
-/** `expected` null: the put expected no schedule with the key (expectAbsent). */
-function conflict(key: string, expected: number | null, actual: number | null): PunctualError {
-  return new PunctualError(
-    'VERSION_CONFLICT',
-    `schedule ${key} is at version ${actual ?? 'none'}, not ${expected ?? 'none'}`,
-    {
-      key,
-      expected,
-      actual,
-    },
-  );
-}
+import { changeSchedules, conflict, contentOf } from './postgres-schedule-changes.js';
 
 export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<PutScheduleResult> {
   if (req.expectNew === true && req.expectedVersion === undefined) {
@@ -61,13 +38,21 @@ export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<Pu
 /**
  * Several puts in one transaction: all of them are written, or none. The batch's existing schedules are
  * locked in one statement and its new ones inserted in one; a batch that names a key twice is applied one
- * put after the other, so the second sees the first.
+ * put after the other, so the second sees the first. A batch of new keys only (expectNew) is inserted at
+ * once; when a key exists after all, that insert is rolled back and the batch takes the locked path.
  */
 export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
   if (reqs.length === 0) return [];
   const keys = reqs.map((r) => keyOf(r.draft.tenantId, r.draft.key));
+  const unique = new Set(keys).size === keys.length;
+  let insertFirst = unique && reqs.every((r) => r.expectNew === true && r.expectedVersion === undefined);
   return db.tx(async (c) => {
-    if (new Set(keys).size < keys.length) {
+    if (insertFirst) {
+      // Once: a retry (RetryTransaction when a key existed, or a deadlock) takes the locked path.
+      insertFirst = false;
+      return insertSchedules(db, c, reqs);
+    }
+    if (!unique) {
       const out: PutScheduleResult[] = [];
       for (const req of reqs) out.push(await putIn(db, c, req));
       return out;
@@ -83,12 +68,18 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
     const current = new Map(found.map((r) => [keyOf(r.tenant_id, r.key), r]));
     const out: PutScheduleResult[] = [];
     const fresh: number[] = [];
+    const locked: number[] = [];
     for (const [i, req] of reqs.entries()) {
-      const row = current.get(keys[i]!);
-      if (row !== undefined) out[i] = await changeIn(db, c, req, row);
+      if (current.has(keys[i]!)) locked.push(i);
       else if (req.expectedVersion !== undefined) throw conflict(req.draft.key, req.expectedVersion, null);
       else fresh.push(i);
     }
+    const changed = await changeSchedules(
+      db,
+      c,
+      locked.map((i) => ({ req: reqs[i]!, current: current.get(keys[i]!)! })),
+    );
+    locked.forEach((i, n) => (out[i] = changed[n]!));
     const created = await insertSchedules(
       db,
       c,
@@ -102,29 +93,6 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
 /** A map key for (tenant, key). */
 function keyOf(tenantId: string, key: string): string {
   return JSON.stringify([tenantId, key]);
-}
-
-/** The schedule columns a put writes, in the order of the INSERT and the UPDATE below. */
-function contentOf(d: PutScheduleRequest['draft']): unknown[] {
-  return [
-    d.spec,
-    d.specKind,
-    d.tz,
-    JSON.stringify(d.target),
-    targetKind(d.target),
-    jsonParam(d.payload),
-    JSON.stringify(compactPolicies(d.policies)),
-    d.policies.overlap,
-    d.startAt,
-    d.endAt,
-    d.maxRuns,
-    d.jitterMs,
-    d.description,
-    d.summary,
-    JSON.stringify(d.labels),
-    d.dst === null ? null : JSON.stringify(d.dst),
-    d.calendarRules == null ? null : JSON.stringify(d.calendarRules),
-  ];
 }
 
 /**
@@ -212,46 +180,7 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
     if (req.expectedVersion !== undefined) throw conflict(d.key, req.expectedVersion, null);
     return (await insertSchedules(db, c, [req]))[0]!;
   }
-  return changeIn(db, c, req, current);
-}
-
-/** A put of an existing schedule, locked by the caller: compare-and-set, then update unless unchanged. */
-async function changeIn(
-  db: PgDb,
-  c: PgQueryable,
-  req: PutScheduleRequest,
-  current: ScheduleRow,
-): Promise<PutScheduleResult> {
-  const d = req.draft;
-  if (req.expectedVersion !== undefined && req.expectedVersion !== current.version) {
-    throw conflict(d.key, req.expectedVersion, current.version);
-  }
-  if (req.expectAbsent === true) throw conflict(d.key, null, current.version);
-  if (
-    sameAsStored(req, { id: String(current.id), version: current.version }, () =>
-      sameDraft(draftOf(current), d),
-    )
-  ) {
-    return { schedule: toSchedule(current), created: false, changed: false, transitions: [] };
-  }
-  await keepRevisionContent(db, c, toSchedule(current));
-  const { rows } = await c.query<ScheduleRow>(
-    `UPDATE ${db.s}.schedules
-        SET spec = $2, spec_kind = $3, tz = $4, target = $5::jsonb, target_kind = $6, payload = $7::jsonb,
-            policies = $8::jsonb, overlap = $9, start_at = $10, end_at = $11, max_runs = $12,
-            jitter_ms = $13, description = $14, summary = $15, labels = $16::jsonb, dst = $17::jsonb,
-            calendar_rules = $18::jsonb, version = version + 1, next_fire_at = $19,
-            state = CASE WHEN state = 'completed' THEN 'active' ELSE state END,
-            claimed_until = NULL, updated_at = $20
-      WHERE id = $1
-      RETURNING *`,
-    [current.id, ...contentOf(d), req.nextFireAt, req.now],
-  );
-  const transitions = await cancelScheduledRuns(db, c, String(current.id), 'updated', req.now);
-  if (req.dropOverrides !== undefined) await dropOverrides(db, c, String(current.id), req.dropOverrides);
-  const updated = toSchedule(rows[0]!);
-  await insertRevisions(db, c, [putRevision(toSchedule(current), updated, req.revision, req.now)]);
-  return { schedule: updated, created: false, changed: true, transitions };
+  return (await changeSchedules(db, c, [{ req, current }]))[0]!;
 }
 
 export async function getSchedule(db: PgDb, tenantId: string, key: string): Promise<Schedule | undefined> {
