@@ -4,7 +4,8 @@
 // endAt once per load). The put rules are the single put's own (the store's putSchedules): "unchanged"
 // writes nothing (an input equal to the schedule the batch read is not sent to the store at all), a change
 // bumps the version, cancels the old version's pending runs and records a revision with the actor. First
-// occurrences are materialised by the materializer, as for a single put. It must never write a refused input.
+// occurrences are materialised by the materializer, as for a single put. A batch is read and validated while
+// the one before it is written. It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
@@ -68,10 +69,25 @@ export async function putBulk(
   }
   const items: BulkPutItem[] = [];
   const load: Load = { seen: new Map(), compile: batchSpecCompiler() };
+  // Each batch is prepared (read, validated) while the one before it is being written: the database works
+  // while this process validates. The keys of a load are distinct (a repeated one is refused), so no batch
+  // reads what the one in flight writes; the quota check (beforeWrite) and the write wait for it to end.
+  let writing: Promise<BulkPutItem[]> | undefined;
   for (let start = 0; start < inputs.length; start += size) {
     const batch = inputs.slice(start, start + size) as ScheduleInput[];
-    items.push(...(await putBatch(api, batch, start, load, opts)));
+    let prepared: Prepared;
+    try {
+      prepared = await prepareBatch(api, batch, start, load, opts);
+    } catch (e) {
+      await writing?.catch(() => undefined);
+      throw e;
+    }
+    if (writing !== undefined) items.push(...(await writing));
+    writing = writeBatch(api, prepared, load, opts);
+    // Awaited at the next batch or after the loop; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
   }
+  if (writing !== undefined) items.push(...(await writing));
   const totals = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   for (const item of items) totals[item.outcome]++;
   return { items, totals };
@@ -83,13 +99,21 @@ interface Load {
   compile: SpecCompiler;
 }
 
-async function putBatch(
+/** A batch read and validated, not yet written: an answer per input, and the store requests of the valid ones. */
+interface Prepared {
+  now: number;
+  out: BulkPutItem[];
+  /** `same`: sameDraft(existing, draft), computed once per input and handed on (dry run, overrides, store). */
+  written: { at: number; existing: Schedule | undefined; same: boolean; req: PutScheduleRequest }[];
+}
+
+async function prepareBatch(
   api: TenantApi,
   batch: ScheduleInput[],
   offset: number,
   { seen, compile }: Load,
   opts: BulkPutOptions,
-): Promise<BulkPutItem[]> {
+): Promise<Prepared> {
   const now = api.clock.now();
   const keys = batch.map((input) => keyOf(input));
   const found = await findStored(
@@ -98,13 +122,7 @@ async function putBatch(
   );
   const calendars = await calendarsNamedBy(api.store, api.tenantId, batch);
   const out: BulkPutItem[] = [];
-  // `same`: sameDraft(existing, draft), computed once per input and handed on (dry run, overrides, store).
-  const written: {
-    at: number;
-    existing: Schedule | undefined;
-    same: boolean;
-    req: PutScheduleRequest;
-  }[] = [];
+  const written: Prepared['written'] = [];
   for (const [n, input] of batch.entries()) {
     const index = offset + n;
     const key = keys[n]!;
@@ -139,6 +157,16 @@ async function putBatch(
       out[n] = { index, key, outcome: 'refused', error: e.toJSON() };
     }
   }
+  return { now, out, written };
+}
+
+/** Writes a prepared batch in one store transaction (the quota check first) and completes its answers. */
+async function writeBatch(
+  api: TenantApi,
+  { now, out, written }: Prepared,
+  { compile }: Load,
+  opts: BulkPutOptions,
+): Promise<BulkPutItem[]> {
   await opts.beforeWrite?.({ creating: written.filter((w) => w.existing === undefined).length });
   if (opts.dryRun === true) {
     for (const w of written)
