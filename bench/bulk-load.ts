@@ -5,7 +5,8 @@
 // the same inputs again (all unchanged) and a new payload each (all updated), as a Markdown table, with the
 // CPU per schedule of this process and (PostgreSQL on this host) of the database server's backends serving
 // the bench's database.
-// `npm run bench:bulk -- [--count 100000] [--stores postgres,sqlite] [--via library,http] [--batch 2000]`.
+// `npm run bench:bulk -- [--count 100000] [--stores postgres,sqlite] [--via library,http] [--batch 2000]
+// [--passes created,unchanged,updated]`.
 // PostgreSQL: PUNCTUAL_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), schema bench_bulk_load.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,8 @@ const { values: args } = parseArgs({
     stores: { type: 'string', default: 'postgres,sqlite' },
     via: { type: 'string', default: 'library,http' },
     batch: { type: 'string', default: '2000' },
+    /** The passes to run, in order (each needs the ones before it: unchanged and updated need created). */
+    passes: { type: 'string', default: 'created,unchanged,updated' },
     /** Inputs per HTTP request (at most the route's limit). */
     request: { type: 'string', default: '5000' },
   },
@@ -42,8 +45,9 @@ const SCHEMA = 'bench_bulk_load';
 const CHUNK = 20_000;
 
 /** The passes: all created, the same inputs again (all unchanged), then a new payload each (all updated). */
-const PASSES = ['created', 'unchanged', 'updated'] as const;
-type Pass = (typeof PASSES)[number];
+const ALL_PASSES = ['created', 'unchanged', 'updated'] as const;
+type Pass = (typeof ALL_PASSES)[number];
+const PASSES = args.passes.split(',').filter((p): p is Pass => (ALL_PASSES as readonly string[]).includes(p));
 
 function input(i: number, pass: Pass): Record<string, unknown> {
   const payload = pass === 'updated' ? { n: i, changed: true } : { n: i };

@@ -31,7 +31,8 @@ export interface RevisionLogQuery {
 
 /**
  * Drops what is older than the REVISIONS_KEPT newest of each (tenant, subject) pair given; the caller is
- * inside the write transaction.
+ * inside the write transaction. The ANY conditions keep it a search of the (tenant, subject, seq) index
+ * whatever the table's size (a join with the arrays alone may sort the whole table, once per batch).
  */
 export async function pruneRevisions(
   db: PgDb,
@@ -44,11 +45,12 @@ export async function pruneRevisions(
   await c.query(
     `DELETE FROM ${db.s}.${table} AS r
       USING unnest($1::text[], $2::text[]) AS k(tenant_id, subject)
-      WHERE r.tenant_id = k.tenant_id AND r.${col} = k.subject AND r.seq <= (
+      WHERE r.tenant_id = k.tenant_id AND r.${col} = k.subject
+        AND r.tenant_id = ANY($4::text[]) AND r.${col} = ANY($2::text[]) AND r.seq <= (
         SELECT o.seq FROM ${db.s}.${table} AS o
          WHERE o.tenant_id = k.tenant_id AND o.${col} = k.subject
          ORDER BY o.seq DESC LIMIT 1 OFFSET $3)`,
-    [tenantIds, subjects, REVISIONS_KEPT],
+    [tenantIds, subjects, REVISIONS_KEPT, [...new Set(tenantIds)]],
   );
 }
 

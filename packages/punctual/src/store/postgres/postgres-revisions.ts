@@ -112,14 +112,24 @@ export async function keepRevisionContent(db: PgDb, c: PgQueryable, s: Schedule)
   await keepRevisionsContent(db, c, [s]);
 }
 
-/** keepRevisionContent of several schedules, in one statement. */
+/**
+ * keepRevisionContent of several schedules, in one statement; the ANY conditions keep it a search of
+ * schedule_revisions_key (a join with the arrays alone may scan the whole table).
+ */
 export async function keepRevisionsContent(db: PgDb, c: PgQueryable, ss: readonly Schedule[]): Promise<void> {
   if (ss.length === 0) return;
   await c.query(
     `UPDATE ${db.s}.schedule_revisions AS r SET content = k.content::jsonb
        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS k(tenant_id, key, schedule_id, content)
-      WHERE r.tenant_id = k.tenant_id AND r.key = k.key AND r.content IS NULL AND r.schedule_id = k.schedule_id`,
-    [ss.map((s) => s.tenantId), ss.map((s) => s.key), ss.map((s) => s.id), ss.map(contentJson)],
+      WHERE r.tenant_id = k.tenant_id AND r.key = k.key AND r.content IS NULL AND r.schedule_id = k.schedule_id
+        AND r.tenant_id = ANY($5::text[]) AND r.key = ANY($2::text[])`,
+    [
+      ss.map((s) => s.tenantId),
+      ss.map((s) => s.key),
+      ss.map((s) => s.id),
+      ss.map(contentJson),
+      [...new Set(ss.map((s) => s.tenantId))],
+    ],
   );
 }
 

@@ -54,7 +54,9 @@ export function contentOf(d: PutScheduleRequest['draft']): unknown[] {
 }
 
 // One row per changed schedule ($1 ids, $2-$18 the content as contentOf, $19 next_fire_at, $20 now). A change
-// reopens a completed schedule but leaves a paused one paused; fired_count and created_at stay.
+// reopens a completed schedule but leaves a paused one paused; fired_count and created_at stay. Here and
+// below, `= ANY($1)` beside the join keeps the plan an index search (schedules_pkey, runs_schedule_pending):
+// a join with the arrays alone may hash the whole table, once per batch.
 const UPDATE = (s: string) => `
   UPDATE ${s}.schedules AS s
      SET spec = u.spec, spec_kind = u.spec_kind, tz = u.tz, target = u.target::jsonb, target_kind = u.target_kind,
@@ -69,14 +71,14 @@ const UPDATE = (s: string) => `
                 $15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[], $20::bigint[])
       AS u(id, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at, end_at, max_runs,
            jitter_ms, description, summary, labels, dst, calendar_rules, next_fire_at, now)
-   WHERE s.id = u.id
+   WHERE s.id = u.id AND s.id = ANY($1::bigint[])
   RETURNING s.*`;
 
 // The pending runs of the changed schedules' previous versions (runs_schedule_pending).
 const CANCEL = (s: string) => `
   UPDATE ${s}.runs AS r SET state = 'cancelled', reason = 'updated', finished_at = u.now, occurrence_key = NULL
     FROM unnest($1::bigint[], $2::bigint[]) AS u(schedule_id, now)
-   WHERE r.schedule_id = u.schedule_id AND r.state = 'scheduled'
+   WHERE r.schedule_id = u.schedule_id AND r.schedule_id = ANY($1::bigint[]) AND r.state = 'scheduled'
   RETURNING r.*`;
 
 /** A put and the schedule row it applies to, locked by the caller. */

@@ -57,13 +57,16 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
       for (const req of reqs) out.push(await putIn(db, c, req));
       return out;
     }
-    // In id order, so two batches lock their common schedules in the same order.
+    // In id order, so two batches lock their common schedules in the same order. The ANY conditions make it
+    // a search of schedules_tenant_key whatever the table's size (a join alone may scan the whole table).
+    const tenants = reqs.map((r) => r.draft.tenantId);
     const { rows: found } = await c.query<ScheduleRow>(
       `SELECT s.* FROM ${db.s}.schedules AS s
          JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, key) ON s.tenant_id = k.tenant_id AND s.key = k.key
+        WHERE s.tenant_id = ANY($3::text[]) AND s.key = ANY($2::text[])
         ORDER BY s.id
         FOR UPDATE OF s`,
-      [reqs.map((r) => r.draft.tenantId), reqs.map((r) => r.draft.key)],
+      [tenants, reqs.map((r) => r.draft.key), [...new Set(tenants)]],
     );
     const current = new Map(found.map((r) => [keyOf(r.tenant_id, r.key), r]));
     const out: PutScheduleResult[] = [];
