@@ -14,6 +14,7 @@ import type { PgQueryable } from './postgres-driver.js';
 import {
   pruneRevisions,
   revisionPage,
+  revisionSeqsOf,
   revisionRowOfVersion,
   type RevisionLog,
 } from './postgres-revision-log.js';
@@ -113,8 +114,8 @@ export async function keepRevisionContent(db: PgDb, c: PgQueryable, s: Schedule)
 }
 
 /**
- * keepRevisionContent of several schedules, in one statement; the ANY conditions keep it a search of
- * schedule_revisions_key (a join with the arrays alone may scan the whole table).
+ * keepRevisionContent of several schedules, in one statement; the rows come from one probe of
+ * schedule_revisions_key per schedule (revisionSeqsOf).
  */
 export async function keepRevisionsContent(db: PgDb, c: PgQueryable, ss: readonly Schedule[]): Promise<void> {
   if (ss.length === 0) return;
@@ -122,14 +123,8 @@ export async function keepRevisionsContent(db: PgDb, c: PgQueryable, ss: readonl
     `UPDATE ${db.s}.schedule_revisions AS r SET content = k.content::jsonb
        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS k(tenant_id, key, schedule_id, content)
       WHERE r.tenant_id = k.tenant_id AND r.key = k.key AND r.content IS NULL AND r.schedule_id = k.schedule_id
-        AND r.tenant_id = ANY($5::text[]) AND r.key = ANY($2::text[])`,
-    [
-      ss.map((s) => s.tenantId),
-      ss.map((s) => s.key),
-      ss.map((s) => s.id),
-      ss.map(contentJson),
-      [...new Set(ss.map((s) => s.tenantId))],
-    ],
+        AND r.seq = ANY(ARRAY(${revisionSeqsOf(db, LOG, '$1', '$2')}))`,
+    [ss.map((s) => s.tenantId), ss.map((s) => s.key), ss.map((s) => s.id), ss.map(contentJson)],
   );
 }
 
