@@ -1,12 +1,15 @@
 // Bulk load: N yearly schedules (60 distinct specs, 1 January 00:00-00:59, so none fires while the service
 // runs; what a put writes does not depend on the spec) saved through
 // `putBulk` into PostgreSQL (a fresh schema) and SQLite (a WAL file in a temporary folder), and through
-// `POST /v1/schedules/bulk` of the service in-process. Reports schedules/s for the first load (all created)
-// and for the same inputs again (all unchanged), as a Markdown table.
-// `npm run bench:bulk -- [--count 100000] [--stores postgres,sqlite] [--via library,http] [--batch 2000]`.
+// `POST /v1/schedules/bulk` of the service in-process. Reports schedules/s for the first load (all created),
+// the same inputs again (all unchanged) and a new payload each (all updated), as a Markdown table, with the
+// CPU per schedule of this process and (PostgreSQL on this host) of the database server's backends serving
+// the bench's database.
+// `npm run bench:bulk -- [--count 100000] [--stores postgres,sqlite] [--via library,http] [--batch 2000]
+// [--passes created,unchanged,updated]`.
 // PostgreSQL: PUNCTUAL_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), schema bench_bulk_load.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +30,8 @@ const { values: args } = parseArgs({
     stores: { type: 'string', default: 'postgres,sqlite' },
     via: { type: 'string', default: 'library,http' },
     batch: { type: 'string', default: '2000' },
+    /** The passes to run, in order (each needs the ones before it: unchanged and updated need created). */
+    passes: { type: 'string', default: 'created,unchanged,updated' },
     /** Inputs per HTTP request (at most the route's limit). */
     request: { type: 'string', default: '5000' },
   },
@@ -39,8 +44,14 @@ const SCHEMA = 'bench_bulk_load';
 /** Inputs built and handed over at a time, so a million never sit in memory at once. */
 const CHUNK = 20_000;
 
-function input(i: number): Record<string, unknown> {
-  return { key: `bulk-${i}`, spec: `${i % 60} 0 1 1 *`, target: { handler: 'noop' }, payload: { n: i } };
+/** The passes: all created, the same inputs again (all unchanged), then a new payload each (all updated). */
+const ALL_PASSES = ['created', 'unchanged', 'updated'] as const;
+type Pass = (typeof ALL_PASSES)[number];
+const PASSES = args.passes.split(',').filter((p): p is Pass => (ALL_PASSES as readonly string[]).includes(p));
+
+function input(i: number, pass: Pass): Record<string, unknown> {
+  const payload = pass === 'updated' ? { n: i, changed: true } : { n: i };
+  return { key: `bulk-${i}`, spec: `${i % 60} 0 1 1 *`, target: { handler: 'noop' }, payload };
 }
 
 async function dropSchema(): Promise<void> {
@@ -53,21 +64,70 @@ async function dropSchema(): Promise<void> {
   }
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU (in ticks) of the database server's backends serving the bench's database now, by pid, read from
+ * /proc (the server runs on this host; the bench's own monitoring connection is left out). Undefined where
+ * /proc cannot be read. The background processes the backends share (WAL writer, checkpointer) are not in it.
+ */
+async function serverTicks(): Promise<Map<number, number> | undefined> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(pid, Number(f[11]) + Number(f[12]));
+      } catch {
+        return undefined;
+      }
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
+}
+
 /** Loads COUNT schedules with `put` (one chunk at a time); returns schedules/s and the outcome totals. */
 async function timed(
   put: (inputs: Record<string, unknown>[]) => Promise<Record<string, number>>,
-): Promise<{ perSecond: number; seconds: number; cpuUs: number; totals: Record<string, number> }> {
+  pass: Pass,
+  server: boolean,
+): Promise<{
+  perSecond: number;
+  seconds: number;
+  cpuUs: number;
+  serverCpuUs: number | null;
+  totals: Record<string, number>;
+}> {
   const totals: Record<string, number> = {};
+  const ticks0 = server ? await serverTicks() : undefined;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let start = 0; start < COUNT; start += CHUNK) {
-    const inputs = Array.from({ length: Math.min(CHUNK, COUNT - start) }, (_, n) => input(start + n));
+    const inputs = Array.from({ length: Math.min(CHUNK, COUNT - start) }, (_, n) => input(start + n, pass));
     for (const [k, v] of Object.entries(await put(inputs))) totals[k] = (totals[k] ?? 0) + v;
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const cpuUs = Math.round((cpu.user + cpu.system) / COUNT);
-  return { perSecond: Math.round(COUNT / seconds), seconds, cpuUs, totals };
+  let serverCpuUs: number | null = null;
+  const ticks1 = ticks0 === undefined ? undefined : await serverTicks();
+  if (ticks0 !== undefined && ticks1 !== undefined) {
+    let ticks = 0;
+    // A backend that connected during the pass counts from zero.
+    for (const [pid, t] of ticks1) ticks += t - (ticks0.get(pid) ?? 0);
+    serverCpuUs = Math.round((ticks * 1e6) / TICKS_PER_SECOND / COUNT);
+  }
+  return { perSecond: Math.round(COUNT / seconds), seconds, cpuUs, serverCpuUs, totals };
 }
 
 interface Row {
@@ -78,6 +138,8 @@ interface Row {
   seconds: number;
   /** CPU of this process (the library, or the client and the service in-process) per schedule, in µs. */
   cpuUs: number;
+  /** CPU of the database server's backends per schedule, in µs (PostgreSQL; null: not measured). */
+  serverCpuUs: number | null;
   totals: Record<string, number>;
 }
 
@@ -88,8 +150,8 @@ async function viaLibrary(kind: string, store: Store): Promise<Row[]> {
   const put = async (inputs: Record<string, unknown>[]) =>
     (await s.putBulk(inputs, { batchSize: BATCH })).totals;
   const rows: Row[] = [];
-  for (const pass of ['created', 'unchanged'])
-    rows.push({ store: kind, via: 'library', pass, ...(await timed(put)) });
+  for (const pass of PASSES)
+    rows.push({ store: kind, via: 'library', pass, ...(await timed(put, pass, kind === 'postgres')) });
   await store.close();
   return rows;
 }
@@ -147,8 +209,8 @@ async function viaHttp(kind: string, env: Record<string, string>): Promise<Row[]
   };
   const rows: Row[] = [];
   try {
-    for (const pass of ['created', 'unchanged'])
-      rows.push({ store: kind, via: 'http', pass, ...(await timed(put)) });
+    for (const pass of PASSES)
+      rows.push({ store: kind, via: 'http', pass, ...(await timed(put, pass, kind === 'postgres')) });
   } finally {
     agent.destroy();
     await service.close();
@@ -182,7 +244,7 @@ for (const kind of args.stores.split(',')) {
       if (kind === 'postgres') await dropSchema();
       rmSync(dir, { recursive: true, force: true });
     }
-    const last = rows.at(-2)!;
+    const last = rows.at(-PASSES.length)!;
     console.error(`${kind} ${via}: ${last.perSecond} schedules/s created (${last.seconds.toFixed(1)} s)`);
   }
 }
@@ -190,14 +252,16 @@ for (const kind of args.stores.split(',')) {
 console.log(
   `\n${COUNT} schedules, batch ${BATCH}, HTTP ${PER_REQUEST} per request; ${cpus().length} cores\n`,
 );
-console.log('| store | via | pass | schedules/s | seconds | process CPU µs per schedule | outcomes |');
-console.log('|---|---|---|---:|---:|---:|---|');
+console.log(
+  '| store | via | pass | schedules/s | seconds | process CPU µs per schedule | server CPU µs per schedule | outcomes |',
+);
+console.log('|---|---|---|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const outcomes = Object.entries(r.totals)
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   console.log(
-    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${r.cpuUs} | ${outcomes} |`,
+    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${r.cpuUs} | ${r.serverCpuUs ?? '-'} | ${outcomes} |`,
   );
 }

@@ -2,14 +2,16 @@
 // input is validated on its own: an invalid one is refused with its index and error, and the others are
 // written. Specs are compiled once per distinct (spec, zone, DST choice) within a batch (a cron without
 // endAt once per load). The put rules are the single put's own (the store's putSchedules): "unchanged"
-// writes nothing, a change bumps the version, cancels the old version's pending runs and records a
-// revision with the actor. First occurrences are materialised by the materializer, as for a single put.
-// It must never write a refused input.
+// writes nothing (an input equal to the schedule the batch read is not sent to the store at all), a change
+// bumps the version, cancels the old version's pending runs and records a revision with the actor. First
+// occurrences are materialised by the materializer, as for a single put. A batch is read and validated while
+// the one before it is written. It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
 import { PunctualError } from './errors.js';
-import { overridesDroppedByPut } from './occurrence-overrides.js';
+import type { OccurrenceOverride } from './domain/occurrence-override.js';
+import { OVERRIDES_LISTED_MAX, overridesDroppedByChange } from './occurrence-overrides.js';
 import { calendarsNamedBy } from './tenant-calendars.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { ActorOption, PutResult, TenantApi } from './tenant-api.js';
@@ -67,10 +69,25 @@ export async function putBulk(
   }
   const items: BulkPutItem[] = [];
   const load: Load = { seen: new Map(), compile: batchSpecCompiler() };
+  // Each batch is prepared (read, validated) while the one before it is being written: the database works
+  // while this process validates. The keys of a load are distinct (a repeated one is refused), so no batch
+  // reads what the one in flight writes; the quota check (beforeWrite) and the write wait for it to end.
+  let writing: Promise<BulkPutItem[]> | undefined;
   for (let start = 0; start < inputs.length; start += size) {
     const batch = inputs.slice(start, start + size) as ScheduleInput[];
-    items.push(...(await putBatch(api, batch, start, load, opts)));
+    let prepared: Prepared;
+    try {
+      prepared = await prepareBatch(api, batch, start, load, opts);
+    } catch (e) {
+      await writing?.catch(() => undefined);
+      throw e;
+    }
+    if (writing !== undefined) items.push(...(await writing));
+    writing = writeBatch(api, prepared, load, opts);
+    // Awaited at the next batch or after the loop; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
   }
+  if (writing !== undefined) items.push(...(await writing));
   const totals = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   for (const item of items) totals[item.outcome]++;
   return { items, totals };
@@ -82,13 +99,21 @@ interface Load {
   compile: SpecCompiler;
 }
 
-async function putBatch(
+/** A batch read and validated, not yet written: an answer per input, and the store requests of the valid ones. */
+interface Prepared {
+  now: number;
+  out: BulkPutItem[];
+  /** `same`: sameDraft(existing, draft), computed once per input and handed on (dry run, overrides, store). */
+  written: { at: number; existing: Schedule | undefined; same: boolean; req: PutScheduleRequest }[];
+}
+
+async function prepareBatch(
   api: TenantApi,
   batch: ScheduleInput[],
   offset: number,
   { seen, compile }: Load,
   opts: BulkPutOptions,
-): Promise<BulkPutItem[]> {
+): Promise<Prepared> {
   const now = api.clock.now();
   const keys = batch.map((input) => keyOf(input));
   const found = await findStored(
@@ -97,7 +122,7 @@ async function putBatch(
   );
   const calendars = await calendarsNamedBy(api.store, api.tenantId, batch);
   const out: BulkPutItem[] = [];
-  const written: { at: number; existing: Schedule | undefined; req: PutScheduleRequest }[] = [];
+  const written: Prepared['written'] = [];
   for (const [n, input] of batch.entries()) {
     const index = offset + n;
     const key = keys[n]!;
@@ -112,30 +137,94 @@ async function putBatch(
       const existing = key === null ? undefined : found.get(key);
       const req = api.preparePut(input, existing, now, undefined, calendars, compile);
       seen.set(key!, index);
-      written.push({ at: n, existing, req: { ...req, revision: { actor: opts.actor ?? null } } });
+      const same = existing !== undefined && sameDraft(existing, req.draft);
+      const comparedWith =
+        existing === undefined ? undefined : { scheduleId: existing.id, version: existing.version, same };
+      written.push({
+        at: n,
+        existing,
+        same,
+        req: {
+          ...req,
+          comparedWith,
+          expectNew: existing === undefined ? true : undefined,
+          revision: { actor: opts.actor ?? null },
+        },
+      });
       out[n] = { index, key, outcome: 'created' };
     } catch (e) {
       if (!(e instanceof PunctualError)) throw e;
       out[n] = { index, key, outcome: 'refused', error: e.toJSON() };
     }
   }
+  return { now, out, written };
+}
+
+/** Writes a prepared batch in one store transaction (the quota check first) and completes its answers. */
+async function writeBatch(
+  api: TenantApi,
+  { now, out, written }: Prepared,
+  { compile }: Load,
+  opts: BulkPutOptions,
+): Promise<BulkPutItem[]> {
   await opts.beforeWrite?.({ creating: written.filter((w) => w.existing === undefined).length });
   if (opts.dryRun === true) {
-    for (const w of written) out[w.at]!.outcome = dryOutcome(w.existing, w.req);
+    for (const w of written)
+      out[w.at]!.outcome = w.existing === undefined ? 'created' : w.same ? 'unchanged' : 'updated';
     return out;
   }
-  // An update that removes an occurrence drops its override, as a single put does.
-  const dropped = await Promise.all(written.map((w) => overridesDroppedByPut(api, w.existing, w.req)));
+  // An input equal to its stored schedule writes nothing: it is unchanged as found (the store would only read
+  // it again to say so; a put that changes it meanwhile comes after this one). The others go to the store,
+  // which decides again under its lock.
+  const changes: typeof written = [];
+  for (const w of written) {
+    if (w.existing !== undefined && w.same)
+      out[w.at] = { ...out[w.at]!, outcome: 'unchanged', schedule: w.existing };
+    else changes.push(w);
+  }
+  // An update that removes an occurrence drops its override, as a single put does. The overrides of all
+  // the batch's changed schedules ahead of now are read at once (most schedules have none).
+  const overrides = await overridesOf(
+    api,
+    changes.flatMap((w) => (w.existing === undefined ? [] : [w.existing.id])),
+    now,
+  );
+  const dropped = changes.map((w) =>
+    w.existing === undefined
+      ? []
+      : overridesDroppedByChange(w.existing, w.req, overrides.get(w.existing.id) ?? [], compile),
+  );
   const results = await api.store.putSchedules(
-    written.map((w, i) =>
+    changes.map((w, i) =>
       dropped[i]!.length === 0 ? w.req : { ...w.req, dropOverrides: dropped[i]!.map((o) => o.instant) },
     ),
   );
   const saved = api.announcePuts(results, dropped);
-  written.forEach((w, i) => {
+  changes.forEach((w, i) => {
     const res = saved[i]!;
     out[w.at] = { ...out[w.at]!, outcome: outcomeOf(res), schedule: res.schedule };
   });
+  return out;
+}
+
+/**
+ * The overrides of these schedules at or after `now`, by schedule id, each list by instant and at most
+ * OVERRIDES_LISTED_MAX long (what listOccurrenceOverrides gives one schedule), in one read.
+ */
+async function overridesOf(
+  api: TenantApi,
+  scheduleIds: string[],
+  now: number,
+): Promise<Map<string, OccurrenceOverride[]>> {
+  const out = new Map<string, OccurrenceOverride[]>();
+  if (scheduleIds.length === 0) return out;
+  for (const o of await api.store.overridesDue(scheduleIds, now, Number.MAX_SAFE_INTEGER)) {
+    const list = out.get(o.scheduleId);
+    if (list === undefined) out.set(o.scheduleId, [o]);
+    else list.push(o);
+  }
+  for (const [id, list] of out)
+    out.set(id, list.sort((a, b) => a.instant - b.instant).slice(0, OVERRIDES_LISTED_MAX));
   return out;
 }
 
@@ -157,9 +246,4 @@ function keyOf(input: unknown): string | null {
 
 function outcomeOf(res: PutResult): BulkOutcome {
   return res.created ? 'created' : res.changed ? 'updated' : 'unchanged';
-}
-
-function dryOutcome(existing: Schedule | undefined, req: PutScheduleRequest): BulkOutcome {
-  if (existing === undefined) return 'created';
-  return sameDraft(existing, req.draft) ? 'unchanged' : 'updated';
 }

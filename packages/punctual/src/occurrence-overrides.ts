@@ -13,6 +13,7 @@ import {
 import type { Run } from './domain/run.js';
 import { compileStored, parseInstant, sameDraft, type Schedule } from './domain/schedule.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
+import type { SpecCompiler } from './domain/timing/spec-compiler.js';
 import type { PutScheduleRequest } from './store/store.js';
 import type { CompiledSpec } from './domain/timing/compiled-spec.js';
 import { PunctualError } from './errors.js';
@@ -152,8 +153,27 @@ export async function overridesDroppedByPut(
   req: PutScheduleRequest,
 ): Promise<OccurrenceOverride[]> {
   if (existing === undefined || sameDraft(existing, req.draft)) return [];
+  const overrides = await api.store.listOccurrenceOverrides(existing.tenantId, existing.id, {
+    from: req.now,
+    limit: OVERRIDES_LISTED_MAX,
+  });
+  return overridesDroppedByChange(existing, req, overrides);
+}
+
+/**
+ * Of `overrides` (those of `existing` at or after req.now, by instant), the ones a put that changes `existing`
+ * drops: their instants are no occurrence of the new spec. Compiled with the caller's compiler (a bulk put
+ * compiles each distinct spec once). Pure.
+ */
+export function overridesDroppedByChange(
+  existing: Schedule,
+  req: PutScheduleRequest,
+  overrides: readonly OccurrenceOverride[],
+  compile: SpecCompiler = compileSpec,
+): OccurrenceOverride[] {
+  if (overrides.length === 0) return [];
   const d = req.draft;
-  const spec = compileSpec(d.spec, {
+  const spec = compile(d.spec, {
     tz: d.tz,
     now: req.now,
     anchor: d.startAt ?? existing.createdAt,
@@ -161,23 +181,6 @@ export async function overridesDroppedByPut(
     endAt: d.endAt,
     dst: d.dst,
     validate: false,
-  });
-  return overridesDroppedBy(api, existing, spec, req.now);
-}
-
-/**
- * The overrides of `s` at or after now whose instants are no occurrence of `spec` (the spec of a change):
- * the change would drop them.
- */
-export async function overridesDroppedBy(
-  api: TenantApi,
-  s: Schedule,
-  spec: CompiledSpec,
-  now: number,
-): Promise<OccurrenceOverride[]> {
-  const overrides = await api.store.listOccurrenceOverrides(s.tenantId, s.id, {
-    from: now,
-    limit: OVERRIDES_LISTED_MAX,
   });
   return overrides.filter((o) => spec.nextAfter(o.instant - 1) !== o.instant);
 }

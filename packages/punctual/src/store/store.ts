@@ -76,7 +76,23 @@ export interface PutScheduleRequest {
   revision?: RevisionNote | undefined;
   /** Instants whose overrides the change drops (their occurrences are gone), deleted in the same transaction. */
   dropOverrides?: readonly number[] | undefined;
+  /**
+   * A hint: the caller already compared the draft with this version of the schedule (`same`: sameDraft's
+   * verdict). A schedule's draft changes only with its version, so when the locked row is still this id at
+   * this version the store may take the verdict instead of comparing again. The result is the same either way.
+   */
+  comparedWith?: { scheduleId: string; version: number; same: boolean } | undefined;
   now: number;
+}
+
+/** sameDraft(stored, req.draft), or the caller's verdict when it compared the same version (comparedWith). */
+export function sameAsStored(
+  req: PutScheduleRequest,
+  stored: { id: string; version: number },
+  compare: () => boolean,
+): boolean {
+  const c = req.comparedWith;
+  return c !== undefined && c.scheduleId === stored.id && c.version === stored.version ? c.same : compare();
 }
 
 export interface PutScheduleResult {

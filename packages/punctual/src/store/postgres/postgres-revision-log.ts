@@ -30,8 +30,21 @@ export interface RevisionLogQuery {
 }
 
 /**
+ * A SELECT of the seqs of every revision of the (tenant, subject) pairs in the text arrays `tenants` and
+ * `subjects` (parameter references): one probe of the (tenant, subject, seq) index per pair. OFFSET 0 keeps
+ * the probe a subquery run per pair: a join with the arrays alone lets the planner, when its statistics lag
+ * a bulk load, read the tenant's whole range of the index once per batch.
+ */
+export function revisionSeqsOf(db: PgDb, log: RevisionLog, tenants: string, subjects: string): string {
+  const { table, subject: col } = log;
+  return `SELECT p.seq FROM unnest(${tenants}::text[], ${subjects}::text[]) AS q(tenant_id, subject)
+            CROSS JOIN LATERAL (SELECT o.seq FROM ${db.s}.${table} AS o
+                                 WHERE o.tenant_id = q.tenant_id AND o.${col} = q.subject OFFSET 0) AS p`;
+}
+
+/**
  * Drops what is older than the REVISIONS_KEPT newest of each (tenant, subject) pair given; the caller is
- * inside the write transaction.
+ * inside the write transaction. The rows come from one index probe per pair (revisionSeqsOf).
  */
 export async function pruneRevisions(
   db: PgDb,
@@ -44,7 +57,8 @@ export async function pruneRevisions(
   await c.query(
     `DELETE FROM ${db.s}.${table} AS r
       USING unnest($1::text[], $2::text[]) AS k(tenant_id, subject)
-      WHERE r.tenant_id = k.tenant_id AND r.${col} = k.subject AND r.seq <= (
+      WHERE r.tenant_id = k.tenant_id AND r.${col} = k.subject
+        AND r.seq = ANY(ARRAY(${revisionSeqsOf(db, log, '$1', '$2')})) AND r.seq <= (
         SELECT o.seq FROM ${db.s}.${table} AS o
          WHERE o.tenant_id = k.tenant_id AND o.${col} = k.subject
          ORDER BY o.seq DESC LIMIT 1 OFFSET $3)`,

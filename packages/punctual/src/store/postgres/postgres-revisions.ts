@@ -14,6 +14,7 @@ import type { PgQueryable } from './postgres-driver.js';
 import {
   pruneRevisions,
   revisionPage,
+  revisionSeqsOf,
   revisionRowOfVersion,
   type RevisionLog,
 } from './postgres-revision-log.js';
@@ -109,10 +110,21 @@ export async function insertRevisions(
  * transaction.
  */
 export async function keepRevisionContent(db: PgDb, c: PgQueryable, s: Schedule): Promise<void> {
+  await keepRevisionsContent(db, c, [s]);
+}
+
+/**
+ * keepRevisionContent of several schedules, in one statement; the rows come from one probe of
+ * schedule_revisions_key per schedule (revisionSeqsOf).
+ */
+export async function keepRevisionsContent(db: PgDb, c: PgQueryable, ss: readonly Schedule[]): Promise<void> {
+  if (ss.length === 0) return;
   await c.query(
-    `UPDATE ${db.s}.schedule_revisions SET content = $4::jsonb
-      WHERE tenant_id = $1 AND key = $2 AND content IS NULL AND schedule_id = $3`,
-    [s.tenantId, s.key, s.id, contentJson(s)],
+    `UPDATE ${db.s}.schedule_revisions AS r SET content = k.content::jsonb
+       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS k(tenant_id, key, schedule_id, content)
+      WHERE r.tenant_id = k.tenant_id AND r.key = k.key AND r.content IS NULL AND r.schedule_id = k.schedule_id
+        AND r.seq = ANY(ARRAY(${revisionSeqsOf(db, LOG, '$1', '$2')}))`,
+    [ss.map((s) => s.tenantId), ss.map((s) => s.key), ss.map((s) => s.id), ss.map(contentJson)],
   );
 }
 

@@ -3,7 +3,7 @@
 // it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions. It must never
 // read a clock and never write a revision outside the transaction of the schedule write it records.
 
-import type { ScheduleRevision } from '../../domain/schedule-revision.js';
+import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
 import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
@@ -100,6 +100,33 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
     content: storedContent(r),
   });
   pruneRevisions(sql, LOG, r.tenantId, r.key);
+}
+
+/**
+ * Records the revision of a put that created `s` (`created`, or `rolledBack` with the version it restores):
+ * its diff and content both derive from the schedule row at version 1, so neither is computed nor stored
+ * (what insertRevision would store for it). The caller is inside the write transaction of the creation.
+ */
+export function insertCreatedRevision(
+  sql: SqliteDatabase,
+  s: Schedule,
+  note: RevisionNote | undefined,
+  now: number,
+): void {
+  sql.stmt(INSERT).run({
+    tenantId: s.tenantId,
+    key: s.key,
+    scheduleId: Number(s.id),
+    version: s.version,
+    at: now,
+    actor: note?.actor ?? null,
+    change: note?.fromVersion !== undefined ? 'rolledBack' : 'created',
+    fromVersion: note?.fromVersion ?? null,
+    state: s.state,
+    diff: null,
+    content: null,
+  });
+  pruneRevisions(sql, LOG, s.tenantId, s.key);
 }
 
 /**

@@ -5,22 +5,23 @@
 import { PunctualError } from '../../errors.js';
 import { sameDraft, type Schedule, type ScheduleDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
-import type {
-  Advance,
-  AdvanceResult,
-  Page,
-  PutScheduleRequest,
-  PutScheduleResult,
-  ScheduleQuery,
-  Store,
-  Transition,
+import {
+  sameAsStored,
+  type Advance,
+  type AdvanceResult,
+  type Page,
+  type PutScheduleRequest,
+  type PutScheduleResult,
+  type ScheduleQuery,
+  type Store,
+  type Transition,
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
-import { insertRevision, keepRevisionContent } from './sqlite-revisions.js';
+import { insertCreatedRevision, insertRevision, keepRevisionContent } from './sqlite-revisions.js';
 import { compactPolicies } from '../stored-policies.js';
 import { dropOverrides } from './sqlite-overrides.js';
 
@@ -106,44 +107,52 @@ function draftParams(d: ScheduleDraft): Record<string, unknown> {
 }
 
 export function putSchedule(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
-  const d = req.draft;
-  return sql.write(() => {
-    const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
-    if (
-      (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) ||
-      (req.expectAbsent === true && row !== undefined)
-    ) {
-      const expected = req.expectedVersion ?? null;
-      throw new PunctualError(
-        'VERSION_CONFLICT',
-        `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${expected ?? 'none'}`,
-        { key: d.key, expected, actual: row?.version ?? null },
-      );
-    }
-    const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
-    if (row === undefined) {
-      const state = req.initialState ?? 'active';
-      const inserted = sql
-        .stmt(INSERT)
-        .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
-      const schedule = toSchedule(inserted);
-      insertRevision(sql, putRevision(undefined, schedule, req.revision, req.now));
-      return { schedule, created: true, changed: true, transitions: [] };
-    }
-    const current = toSchedule(row);
-    if (sameDraft(current, d)) return { schedule: current, created: false, changed: false, transitions: [] };
-    keepRevisionContent(sql, current);
-    const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
-    const transitions = cancelPending(sql, row.id, 'updated', req.now);
-    if (req.dropOverrides !== undefined) dropOverrides(sql, row.id, req.dropOverrides);
-    insertRevision(sql, putRevision(current, updated, req.revision, req.now));
-    return { schedule: updated, created: false, changed: true, transitions };
-  });
+  return sql.write(() => putIn(sql, req));
 }
 
-/** Several puts in one transaction (better-sqlite3 nests the inner ones as savepoints). */
+/**
+ * Several puts in one transaction: all of them are written, or none (a refusal throws out of the whole
+ * write, so no put needs a savepoint of its own). Each put sees the ones before it.
+ */
 export function putSchedules(sql: SqliteDatabase, reqs: readonly PutScheduleRequest[]): PutScheduleResult[] {
-  return sql.write(() => reqs.map((r) => putSchedule(sql, r)));
+  return sql.write(() => reqs.map((r) => putIn(sql, r)));
+}
+
+/** One put; the caller is inside the write transaction. */
+function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
+  const d = req.draft;
+  const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
+  if (
+    (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) ||
+    (req.expectAbsent === true && row !== undefined)
+  ) {
+    const expected = req.expectedVersion ?? null;
+    throw new PunctualError(
+      'VERSION_CONFLICT',
+      `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${expected ?? 'none'}`,
+      { key: d.key, expected, actual: row?.version ?? null },
+    );
+  }
+  const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
+  if (row === undefined) {
+    const state = req.initialState ?? 'active';
+    const inserted = sql
+      .stmt(INSERT)
+      .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
+    const schedule = toSchedule(inserted);
+    insertCreatedRevision(sql, schedule, req.revision, req.now);
+    return { schedule, created: true, changed: true, transitions: [] };
+  }
+  const current = toSchedule(row);
+  if (sameAsStored(req, current, () => sameDraft(current, d))) {
+    return { schedule: current, created: false, changed: false, transitions: [] };
+  }
+  keepRevisionContent(sql, current);
+  const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
+  const transitions = cancelPending(sql, row.id, 'updated', req.now);
+  if (req.dropOverrides !== undefined) dropOverrides(sql, row.id, req.dropOverrides);
+  insertRevision(sql, putRevision(current, updated, req.revision, req.now));
+  return { schedule: updated, created: false, changed: true, transitions };
 }
 
 export function getSchedule(sql: SqliteDatabase, tenantId: string, key: string): Schedule | undefined {

@@ -61,6 +61,55 @@ export function bulkTests(ctx: Ctx): void {
     ]);
   });
 
+  it('changes many schedules in one batch as a put of each would', async () => {
+    const at23 = Date.UTC(2023, 10, 14, 23); // the first hour after T0
+    const at00 = at23 + 60 * MINUTE;
+    const first = await api().putBulk([item('a'), item('b'), item('c')], { actor: 'key:1' });
+    const [a, b, c] = first.items.map((i) => i.schedule!);
+    await api().overrideOccurrence('a', at23, { kind: 'skip' });
+    await api().overrideOccurrence('b', at00, { kind: 'skip' });
+    await api().overrideOccurrence('c', at23, { kind: 'skip' });
+    const [runA] = await addRuns(ctx.store, a!, [T0 + 10 * MINUTE]);
+    const [runB] = await addRuns(ctx.store, b!, [T0 + 20 * MINUTE]);
+
+    const res = await api(T0 + MINUTE).putBulk(
+      [
+        item('a', '30 * * * *'), // 23:00 is no occurrence any more: its override goes
+        item('b', '0 */2 * * *'), // 00:00 still is
+        { ...item('c'), payload: { v: 2 } },
+      ],
+      { actor: 'key:2' },
+    );
+    expect(res.items.map((i) => [i.key, i.outcome, i.schedule?.version])).toEqual([
+      ['a', 'updated', 2],
+      ['b', 'updated', 2],
+      ['c', 'updated', 2],
+    ]);
+    expect(res.items.map((i) => i.schedule?.id)).toEqual([a!.id, b!.id, c!.id]);
+    expect(res.items[2]!.schedule?.payload).toEqual({ v: 2 });
+    expect((await ctx.store.getRun(TENANT, runA!.id))?.run).toMatchObject({
+      state: 'cancelled',
+      reason: 'updated',
+    });
+    expect((await ctx.store.getRun(TENANT, runB!.id))?.run).toMatchObject({
+      state: 'cancelled',
+      reason: 'updated',
+    });
+    const overrides = async (id: string) =>
+      (await ctx.store.listOccurrenceOverrides(TENANT, id, { from: T0, limit: 10 })).map((o) => o.instant);
+    expect(await overrides(a!.id)).toEqual([]);
+    expect(await overrides(b!.id)).toEqual([at00]);
+    expect(await overrides(c!.id)).toEqual([at23]);
+    for (const key of ['a', 'b', 'c']) {
+      const revs = await ctx.store.listScheduleRevisions({ tenantId: TENANT, key, limit: 10 });
+      expect(revs.items.map((r) => [r.version, r.change, r.actor])).toEqual([
+        [2, 'updated', 'key:2'],
+        [1, 'created', 'key:1'],
+      ]);
+      expect(revs.items[1]!.content.spec).toBe('0 * * * *');
+    }
+  });
+
   it('gives all unchanged when the same inputs are put again, writing no revision', async () => {
     const inputs = Array.from({ length: 25 }, (_, i) => item(`k${i}`, `${i} * * * *`));
     const first = await api().putBulk(inputs, { batchSize: 10 });
