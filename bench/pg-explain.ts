@@ -3,6 +3,9 @@
 // statement, and the per-level search it is built from), the materializer's claim, nextRunDueAt, the lease
 // reclaim and listRuns. The statements are the store's own
 // (imported), so the plans shown are the plans the store gets. Writes in a transaction that is rolled back.
+// The hot pool's statements (the materializer's claim, the settlement) are also explained as the hot pool
+// runs them: prepared, with its session (generic plan, no sequential scan, no sort), so a plan that only
+// shows there (a walk of a whole index) is seen before it reaches a benchmark.
 //
 //   npx tsx bench/pg-explain.ts [--schedules 1000000] [--runs 1000000] [--history 1000000] [--keep]
 //   PUNCTUAL_BENCH_PG_URL (or PUNCTUAL_TEST_PG_URL) names the database; default postgres://postgres@127.0.0.1:5432/test
@@ -19,7 +22,14 @@ import {
   claimPageSql,
   schedulesByIdSql,
 } from '../packages/punctual/src/store/postgres/postgres-claim-sql.js';
-import { LEASE_EXPIRED_ERROR, reclaimSql } from '../packages/punctual/src/store/postgres/postgres-leases.js';
+import {
+  LEASE_EXPIRED_ERROR,
+  reclaimSql,
+  settleParams,
+  settleSql,
+} from '../packages/punctual/src/store/postgres/postgres-leases.js';
+import { HOT_SESSION } from '../packages/punctual/src/store/postgres/postgres-database.js';
+import type { Settlement } from '../packages/punctual/src/store/store.js';
 import {
   listRunsQuery,
   nextRunDueAtSql,
@@ -166,6 +176,66 @@ async function explain(db: pg.Pool, name: string, text: string, values: unknown[
   }
 }
 
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of a statement as the hot pool runs it: prepared, executed with the hot session
+ * (HOT_SESSION: generic plan, no sequential scan, no sort), in a transaction that is rolled back.
+ */
+async function explainHot(db: pg.Pool, name: string, text: string, values: unknown[]): Promise<Finding> {
+  const client = await db.connect();
+  const args = values.map((_, i) => `$${i + 1}`).join(', ');
+  try {
+    await client.query(HOT_SESSION);
+    await client.query(`PREPARE hot AS ${text}`);
+    const run = async (analyze: string): Promise<string[]> => {
+      await client.query('BEGIN');
+      try {
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (${analyze}) EXECUTE hot(${args})`,
+          values,
+        );
+        return rows.map((r) => r['QUERY PLAN']);
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    await run('ANALYZE');
+    const plan = await run('ANALYZE, BUFFERS');
+    console.log(`\n── ${name} (hot pool: generic plan)\n${plan.join('\n')}`);
+    const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? NaN);
+    const nodes = plan
+      .map((l) =>
+        /(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^(]*? on (\w+)|using (\w+)/.exec(l),
+      )
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => m[0].replace(/\s+/g, ' '))
+      .filter((v, i, all) => all.indexOf(v) === i)
+      .join('; ');
+    return { name: `${name} (hot)`, ms, nodes };
+  } finally {
+    await client.query('DEALLOCATE ALL').catch(() => {});
+    await client.query('RESET ALL').catch(() => {});
+    client.release();
+  }
+}
+
+/** Settlements of `n` running runs as successes (what settleParams needs of each). */
+async function successes(db: pg.Pool, n: number): Promise<Settlement[]> {
+  const { rows } = await db.query<{ id: string; lease_token: string }>(
+    `SELECT id::text, lease_token FROM ${S}.runs WHERE state = 'running' ORDER BY id LIMIT $1`,
+    [n],
+  );
+  return rows.map(
+    (r) =>
+      ({
+        runId: r.id,
+        token: r.lease_token,
+        outcome: { state: 'succeeded', result: null },
+        attempt: { runId: r.id, attempt: 1, workerId: 'explain-worker', startedAt: NOW - 100 },
+        run: { startedAt: NOW - 100 },
+      }) as unknown as Settlement,
+  );
+}
+
 /** Whole store calls (every statement and round trip of one transaction), median of 20; these commit. */
 async function endToEnd(): Promise<void> {
   const store = postgresStore({ connectionString: URL, schema: SCHEMA, poolSize: 2 });
@@ -255,6 +325,21 @@ async function main(): Promise<void> {
         JSON.stringify(LEASE_EXPIRED_ERROR),
       ]),
     ];
+    findings.push(
+      await explainHot(db, 'materializer claim (horizon now + 60 s, limit 200)', claimDueSchedulesSql(S), [
+        NOW,
+        NOW + 60_000,
+        200,
+        30_000,
+        ROLL_BACK_LEAD_MS,
+      ]),
+      await explainHot(
+        db,
+        'settlement of 200 successes',
+        settleSql(S),
+        settleParams(NOW, await successes(db, 200)),
+      ),
+    );
     findings.push(await explain(db, 'stats', statsSql(S), [NOW]));
     const byKey = listRunsQuery(S, { tenantId: 't7', scheduleKey: 's7', limit: 50 });
     findings.push(await explain(db, 'listRuns by schedule (limit 50)', byKey.text, byKey.values));

@@ -39,8 +39,9 @@ export function notMigratedOr(e: unknown, schema: string): unknown {
 const MAX_TRIES = 5;
 
 /**
- * The session of the hot pool's connections, which run only five named statements: the claim page, the
- * settlement, both together, and the materializer's advance of one schedule and of a batch. They run their generic plan from the first
+ * The session of the hot pool's connections, which run only six named statements: the claim page, the
+ * settlement, both together, the materializer's claim of due schedules, and its advance of one schedule and
+ * of a batch. They run their generic plan from the first
  * execution: planning the claim
  * costs more than running it, and the automatic choice would keep planning it because a generic LIMIT $n
  * looks expensive. A generic plan is built once per connection, from the statistics of that moment, so the
@@ -49,7 +50,7 @@ const MAX_TRIES = 5;
  * statement keeps its index plan then (docs/postgres.md). JIT is off because a generic plan's estimates
  * would trigger a compile that costs hundreds of milliseconds for a statement that runs in a fraction of one.
  */
-const HOT_SESSION =
+export const HOT_SESSION =
   'SET plan_cache_mode = force_generic_plan; SET jit = off; SET enable_seqscan = off; SET enable_sort = off';
 
 export function validateSchema(schema: string): string {

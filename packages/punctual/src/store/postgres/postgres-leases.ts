@@ -109,6 +109,8 @@ export function settleCtes(s: string): string {
     ), executed AS (
       -- Runs executed to an outcome count on their schedule (firedCount, lastFiredAt, lastSucceededAt;
       -- migration 6). The schedules are locked in id order, so two settlements never wait on each other.
+      -- "= ANY(ARRAY(…))" probes the primary key per id and reads in key order; "IN (SELECT …)" with the
+      -- ORDER BY let the generic plan walk the whole primary key (38 s per settlement at 1 M schedules).
       UPDATE ${s}.schedules AS sc
          SET executed_count = sc.executed_count + e.n, last_fired_at = greatest(sc.last_fired_at, e.fired_at),
              last_succeeded_at = greatest(sc.last_succeeded_at, e.succeeded_at)
@@ -118,7 +120,7 @@ export function settleCtes(s: string): string {
                       UNION ALL SELECT schedule_id, fired_at, false FROM dead) AS x
                GROUP BY x.schedule_id) AS e,
              (SELECT l.id FROM ${s}.schedules AS l
-               WHERE l.id IN (SELECT schedule_id FROM ok UNION SELECT schedule_id FROM dead)
+               WHERE l.id = ANY(ARRAY(SELECT schedule_id FROM ok UNION SELECT schedule_id FROM dead))
                ORDER BY l.id FOR UPDATE) AS held
        WHERE sc.id = e.schedule_id AND held.id = sc.id
     )`;

@@ -48,13 +48,17 @@ export async function claimDueSchedules(
   db: PgDb,
   req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
 ): Promise<Schedule[]> {
-  const rows = await db.query<ScheduleRow>(claimDueSchedulesSql(db.s), [
-    req.now,
-    req.horizon,
-    req.limit,
-    req.leaseMs,
-    req.rollBackLeadMs ?? 0,
-  ]);
+  // On the hot pool (its generic plan, no sort): the custom plan of a moment with stale statistics read every
+  // due schedule of a minute boundary and sorted them to take one batch (16,667 rows per claim of 200 at 1 M).
+  const rows = await db.hotQuery<ScheduleRow>(
+    db.named('schedules.claim', claimDueSchedulesSql, [
+      req.now,
+      req.horizon,
+      req.limit,
+      req.leaseMs,
+      req.rollBackLeadMs ?? 0,
+    ]),
+  );
   const schedules = rows.map(toSchedule);
   // Their runs come due within the look-ahead: the claim then finds these in the cache instead of reading them.
   for (const sc of schedules) db.schedules.set(sc);
