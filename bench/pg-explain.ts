@@ -182,7 +182,8 @@ async function explain(db: pg.Pool, name: string, text: string, values: unknown[
  */
 async function explainHot(db: pg.Pool, name: string, text: string, values: unknown[]): Promise<Finding> {
   const client = await db.connect();
-  const args = values.map((_, i) => `$${i + 1}`).join(', ');
+  // EXECUTE takes no bound parameters inside EXPLAIN: the values go in as literals of the prepared types.
+  const args = values.map((v) => literal(client, v)).join(', ');
   try {
     await client.query(HOT_SESSION);
     await client.query(`PREPARE hot AS ${text}`);
@@ -191,7 +192,6 @@ async function explainHot(db: pg.Pool, name: string, text: string, values: unkno
       try {
         const { rows } = await client.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (${analyze}) EXECUTE hot(${args})`,
-          values,
         );
         return rows.map((r) => r['QUERY PLAN']);
       } finally {
@@ -216,6 +216,18 @@ async function explainHot(db: pg.Pool, name: string, text: string, values: unkno
     await client.query('RESET ALL').catch(() => {});
     client.release();
   }
+}
+
+/** A value as an SQL literal: arrays in PostgreSQL's array syntax, every element quoted. */
+function literal(client: pg.PoolClient, v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (Array.isArray(v)) {
+    const items = v.map((x) =>
+      x === null || x === undefined ? 'NULL' : `"${String(x).replace(/(["\\])/g, '\\$1')}"`,
+    );
+    return client.escapeLiteral(`{${items.join(',')}}`);
+  }
+  return client.escapeLiteral(String(v));
 }
 
 /** Settlements of `n` running runs as successes (what settleParams needs of each). */

@@ -488,7 +488,7 @@ if (PG_URL === '') {
         // schedule is deleted just before that read, after the page leased the run.
         const pg = (await import('pg')).default;
         type Query = (this: unknown, config: unknown, values?: unknown) => Promise<unknown>;
-        const proto = pg.Pool.prototype as unknown as { query: Query };
+        const proto = pg.Client.prototype as unknown as { query: Query };
         const original = proto.query;
         let deleted = false;
         proto.query = async function (this: unknown, config: unknown, values?: unknown) {
@@ -516,7 +516,10 @@ if (PG_URL === '') {
         const store = await open();
         const { claimPageSql, settleAndClaimSql } =
           await import('../../src/store/postgres/postgres-claim-sql.js');
-        const { advanceSql } = await import('../../src/store/postgres/postgres-materializer.js');
+        const { advanceSql, claimDueSchedulesSql } =
+          await import('../../src/store/postgres/postgres-materializer.js');
+        const { settleSql } = await import('../../src/store/postgres/postgres-leases.js');
+        const { HOT_SESSION } = await import('../../src/store/postgres/postgres-database.js');
         const { dueExpectationsSql } = await import('../../src/store/postgres/postgres-expectations.js');
         const pg = (await import('pg')).default;
         const c = new pg.Client({ connectionString: PG_URL });
@@ -533,12 +536,11 @@ if (PG_URL === '') {
             ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'{}'`, `'c'`],
           ],
           expect_due: [dueExpectationsSql(s), ['1', '500']],
+          claim_schedules: [claimDueSchedulesSql(s), ['1', '2', '100', '30000', '0']],
+          settle: [settleSql(s), ['1', ...empty(29)]],
         } as const;
         try {
-          // The hot pool's session (postgres-database.ts).
-          await c.query(
-            'SET plan_cache_mode = force_generic_plan; SET jit = off; SET enable_seqscan = off; SET enable_sort = off',
-          );
+          await c.query(HOT_SESSION);
           const plans: Record<string, string> = {};
           for (const [name, [text, args]] of Object.entries(statements)) {
             await c.query(`PREPARE ${name} AS ${text}`);
@@ -546,6 +548,11 @@ if (PG_URL === '') {
             plans[name] = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
           }
           for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Seq Scan|hashed SubPlan/);
+          // Every primary-key scan is a probe: one without an index condition walks the whole table.
+          for (const [name, plan] of Object.entries(plans)) {
+            const walks = plan.match(/Index Scan using \w+_pkey on \w+.*\n(?!\s+Index Cond)/g) ?? [];
+            expect([name, walks]).toEqual([name, []]);
+          }
           expect(plans.expect_due).toMatch(/Index Scan using runs_expect_due on runs/);
           expect(plans.page).toMatch(/Index Scan using runs_claim on runs/);
           expect(plans.page).toMatch(/Index Scan using runs_pkey on runs/);

@@ -54,7 +54,6 @@ export interface PgPool extends PgQueryable {
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
   on(event: 'error', listener: (err: Error) => void): unknown;
-  on(event: 'connect', listener: (client: PgPoolClient) => void): unknown;
 }
 
 export interface PgNotification {
@@ -112,18 +111,45 @@ function typeTable(pg: PgModule): TypeParsers {
 }
 
 /**
- * Every pooled connection starts with JIT compilation off: the store's statements are short, and a plan whose
- * estimate crosses the JIT threshold (a prune over many schedules at 1 M) spent 600 ms compiling a statement
- * that ran in 75 ms. Queued on the new connection, so it runs before the connection's first statement.
+ * A pool whose connections each run `session` (SET statements) once, before their first statement: checked
+ * out (`connect`) or through `query`, which checks one out as pg's own pool query does.
  */
-const POOL_SESSION = 'SET jit = off';
-
-export async function createPool(connectionString: string, max: number): Promise<PgPool> {
+export async function createPool(connectionString: string, max: number, session: string): Promise<PgPool> {
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString, max, application_name: 'punctual', types: typeTable(pg) });
-  // A failure here (a connection lost at once) fails the connection's first statement, which reports it.
-  pool.on('connect', (client) => void client.query(POOL_SESSION).catch(() => {}));
-  return pool;
+  return withSession(pool, session);
+}
+
+function withSession(pool: PgPool, session: string): PgPool {
+  const ready = new WeakSet<PgPoolClient>();
+  const connect = async (): Promise<PgPoolClient> => {
+    const client = await pool.connect();
+    if (ready.has(client)) return client;
+    try {
+      await client.query(session);
+    } catch (e) {
+      client.release(true);
+      throw e;
+    }
+    ready.add(client);
+    return client;
+  };
+  const wrapped: PgPool = {
+    connect,
+    end: () => pool.end(),
+    on: (event, listener) => pool.on(event, listener),
+    query: (<R>(q: string | PgNamedQuery, values?: unknown[]) =>
+      withClient(wrapped, async (client, markBroken) => {
+        try {
+          return typeof q === 'string' ? await client.query<R>(q, values) : await client.query<R>(q);
+        } catch (error) {
+          // An error the server did not send (no severity) may have left the connection unusable.
+          if ((error as { severity?: string }).severity === undefined) markBroken();
+          throw error;
+        }
+      })) as PgPool['query'],
+  };
+  return wrapped;
 }
 
 export async function createClient(connectionString: string): Promise<PgClient> {

@@ -59,7 +59,14 @@ import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.
 import { appliedVersion, LATEST_VERSION, migrate, requiredVersion, type Migration } from './migrations.js';
 import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
-import { notMigratedOr, PgDb, validateSchema, wakeChannel } from './postgres-database.js';
+import {
+  HOT_SESSION,
+  MAIN_SESSION,
+  notMigratedOr,
+  PgDb,
+  validateSchema,
+  wakeChannel,
+} from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
 import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
 import { rerunRuns } from './postgres-rerun.js';
@@ -157,8 +164,8 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
       return Promise.reject(new PunctualError('STORE_CLOSED', 'the PostgreSQL store was closed'));
     const url = this.#opts.connectionString;
     this.#db ??= Promise.all([
-      createPool(url, this.#opts.poolSize ?? DEFAULT_POOL_SIZE),
-      createPool(url, this.#opts.hotPoolSize ?? DEFAULT_HOT_POOL_SIZE),
+      createPool(url, this.#opts.poolSize ?? DEFAULT_POOL_SIZE, MAIN_SESSION),
+      createPool(url, this.#opts.hotPoolSize ?? DEFAULT_HOT_POOL_SIZE, HOT_SESSION),
     ]).then(
       ([pool, hot]) => {
         // An idle client losing its connection emits on the pool; without a listener that would crash.
