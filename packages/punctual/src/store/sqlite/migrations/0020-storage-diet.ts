@@ -1,7 +1,7 @@
 // Migration 0020: storage diet, an index no statement needs. `schedules_state (state)` went: `stats` and the
 // quota read schedule_counts (migration 0016), the due-schedule statements name schedules_due, and listing a
 // tenant's schedules by state reads its key range; for the states that stay rare (paused, completed)
-// `schedules_not_active (tenant_id, key) WHERE state <> 'active'` keeps that list a range in key order (the
+// `schedules_not_active (tenant_id, state, key) WHERE state <> 'active'` keeps that list a range in key order (the
 // list repeats the predicate), and holds nothing while every schedule is active. Append-only: once released,
 // this text never changes.
 
@@ -10,5 +10,5 @@ export const name = 'storage-diet';
 export const sql = `
 DROP INDEX schedules_state;
 -- listSchedules by a state other than active; the list repeats the predicate.
-CREATE INDEX schedules_not_active ON schedules (tenant_id, key) WHERE state <> 'active';
+CREATE INDEX schedules_not_active ON schedules (tenant_id, state, key) WHERE state <> 'active';
 `;
