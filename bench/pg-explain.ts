@@ -9,6 +9,7 @@
 //
 //   npx tsx bench/pg-explain.ts [--schedules 1000000] [--runs 1000000] [--history 1000000] [--keep]
 //   PUNCTUAL_BENCH_PG_URL (or PUNCTUAL_TEST_PG_URL) names the database; default postgres://postgres@127.0.0.1:5432/test
+//   PUNCTUAL_BENCH_SCHEMA names the schema (default punctual_bench), dropped and made again.
 
 import pg from 'pg';
 import { WAITING_OVERLAPS } from '../packages/punctual/src/domain/claim-decision.js';
@@ -42,7 +43,7 @@ const URL =
   process.env.PUNCTUAL_BENCH_PG_URL ??
   process.env.PUNCTUAL_TEST_PG_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = 'punctual_bench';
+const SCHEMA = process.env.PUNCTUAL_BENCH_SCHEMA ?? 'punctual_bench';
 const S = `"${SCHEMA}"`;
 
 function arg(name: string, fallback: number): number {

@@ -106,9 +106,24 @@ export async function listRuns(db: PgDb, q: RunQuery): Promise<Page<Run>> {
     : { items };
 }
 
-/** One probe of runs_due (a min over runs_claim would have to visit every priority level). */
+/**
+ * The distinct priorities of scheduled runs, highest first, as the CTE `level(p)` (its last row is NULL):
+ * one probe of runs_claim per level. What reads runs by due instant walks these levels, each a runs_claim
+ * range (priority = p, due_at …) in index order; a plain range over due_at alone would read the whole index.
+ */
+function levelCte(s: string): string {
+  return `level(p) AS (
+      SELECT max(priority) FROM ${s}.runs WHERE state = 'scheduled'
+      UNION ALL
+      SELECT (SELECT max(priority) FROM ${s}.runs WHERE state = 'scheduled' AND priority < level.p)
+        FROM level WHERE level.p IS NOT NULL)`;
+}
+
+/** The earliest due instant: the first runs_claim entry of each priority level. */
 export function nextRunDueAtSql(s: string): string {
-  return `SELECT min(due_at) AS at FROM ${s}.runs WHERE state = 'scheduled'`;
+  return `WITH RECURSIVE ${levelCte(s)}
+    SELECT min((SELECT min(due_at) FROM ${s}.runs WHERE state = 'scheduled' AND priority = level.p)) AS at
+      FROM level WHERE level.p IS NOT NULL`;
 }
 
 export async function nextRunDueAt(db: PgDb): Promise<number | null> {
@@ -135,19 +150,31 @@ export async function pendingDueAt(
   return out;
 }
 
+/**
+ * Marks and returns the earliest $3 runs due before $1 - $2 and not reported yet: a runs_claim range per
+ * priority level (each locked FOR UPDATE SKIP LOCKED, at most $3 a level), the earliest $3 of them taken.
+ * Reported runs are filtered out (they stay few: they are overdue).
+ */
+export function takeNotFiredSql(s: string): string {
+  return `WITH RECURSIVE ${levelCte(s)}
+    UPDATE ${s}.runs SET not_fired_reported = true
+     WHERE id IN (SELECT c.id FROM level
+                   CROSS JOIN LATERAL (
+                     SELECT r.id, r.due_at FROM ${s}.runs AS r
+                      WHERE r.state = 'scheduled' AND r.priority = level.p
+                        AND r.due_at < $1::bigint - $2::bigint AND NOT r.not_fired_reported
+                      ORDER BY r.due_at, r.id
+                      LIMIT $3
+                      FOR UPDATE OF r SKIP LOCKED) AS c
+                  WHERE level.p IS NOT NULL
+                  ORDER BY c.due_at, c.id
+                  LIMIT $3)
+     RETURNING *`;
+}
+
 export async function takeNotFired(db: PgDb, now: number, graceMs: number, limit: number): Promise<Run[]> {
   if (limit <= 0) return [];
-  // runs_due range; reported runs are filtered out (they stay few: they are overdue).
-  const rows = await db.query<RunRow>(
-    `UPDATE ${db.s}.runs SET not_fired_reported = true
-      WHERE id IN (SELECT id FROM ${db.s}.runs
-                    WHERE state = 'scheduled' AND due_at < $1::bigint - $2::bigint AND NOT not_fired_reported
-                    ORDER BY due_at, id
-                    LIMIT $3
-                    FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [now, graceMs, limit],
-  );
+  const rows = await db.query<RunRow>(takeNotFiredSql(db.s), [now, graceMs, limit]);
   return rows.map(toRun).sort((a, b) => a.dueAt - b.dueAt || Number(a.id) - Number(b.id));
 }
 
@@ -233,13 +260,19 @@ async function pruneIn(db: PgDb, req: PruneRequest, scan: KeepScan, start: numbe
 }
 
 /**
- * Counts for metrics, each from an index or a counter: runs_due, runs_lease (never a scan of runs), and
- * schedule_counts (kept by triggers, migration 17; never a count of schedules).
+ * Counts for metrics, each from an index or a counter: the due runs a runs_claim range per priority level,
+ * the running ones runs_lease (never a scan of runs), and schedule_counts (kept by triggers, migration 17;
+ * never a count of schedules).
  */
 export function statsSql(s: string): string {
   return `
-    SELECT (SELECT count(*) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS due,
-           (SELECT min(due_at) FROM ${s}.runs WHERE state = 'scheduled' AND due_at <= $1) AS oldest,
+    WITH RECURSIVE ${levelCte(s)},
+    due AS (SELECT d.n, d.oldest FROM level
+             CROSS JOIN LATERAL (SELECT count(*) AS n, min(due_at) AS oldest FROM ${s}.runs
+                                  WHERE state = 'scheduled' AND priority = level.p AND due_at <= $1) AS d
+             WHERE level.p IS NOT NULL)
+    SELECT (SELECT coalesce(sum(n), 0)::bigint FROM due) AS due,
+           (SELECT min(oldest) FROM due) AS oldest,
            (SELECT count(*) FROM ${s}.runs WHERE state = 'running') AS running,
            (SELECT coalesce(jsonb_object_agg(state, n), '{}'::jsonb)
               FROM (SELECT state, sum(n)::int AS n FROM ${s}.schedule_counts GROUP BY state) AS c) AS by_state`;

@@ -231,7 +231,9 @@ export const LABELS_FILTER = "labels <> '{}'::jsonb AND labels @> ?::jsonb";
 export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Schedule>> {
   const f = new Filters();
   f.add('tenant_id = ?', q.tenantId);
-  if (q.state !== undefined) f.add('state = ?', q.state);
+  // A rare state (paused, completed): schedules_not_active, whose predicate is repeated word for word.
+  if (q.state !== undefined)
+    f.add(q.state === 'active' ? 'state = ?' : "state = ? AND state <> 'active'", q.state);
   if (q.targetKind !== undefined) f.add('target_kind = ?', q.targetKind);
   if (q.keyPrefix !== undefined && q.keyPrefix !== '') {
     // The lower bound keeps it a range of schedules_tenant_key (keys are COLLATE "C"); starts_with is exact.

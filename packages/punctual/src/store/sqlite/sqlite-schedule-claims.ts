@@ -28,8 +28,8 @@ const ROLLS_BACK = `state = 'active' AND json_extract(calendar_rules, '$.busines
 const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM temp.schedule_claims AS c WHERE c.id = schedules.id AND c.until > @now)`;
 
 // A range of schedules_due, in its order (no sort), and one of schedules_due_roll_back reaching
-// @rollBackLeadMs further. INDEXED BY: see sqlite-schedules.ts (without statistics SQLite would take
-// schedules_state's equality over the next_fire_at range).
+// @rollBackLeadMs further. INDEXED BY: see sqlite-schedules.ts (without statistics SQLite took an equality
+// on state, over schedules_state until migration 0020, instead of the next_fire_at range).
 export const CLAIM_DUE = `
   SELECT * FROM schedules
   WHERE id IN (
