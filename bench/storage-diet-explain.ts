@@ -1,4 +1,4 @@
-// The statements that read the indexes PostgreSQL migration 22 drops (runs_due, schedules_state), before and
+// The statements that read the indexes PostgreSQL migration 21 drops (runs_due, schedules_state), before and
 // after, on a schema loaded by bench/pg-explain.ts (--keep). "Before" runs the old statement texts with the
 // old indexes built again inside a transaction that is rolled back; "after" runs the store's statements as
 // they are now, on the schema as migrated. EXPLAIN (ANALYZE, BUFFERS) of each, and the median of 15
@@ -26,7 +26,7 @@ const NOW = Date.UTC(2026, 0, 5, 12);
 /** No grace: the backlog minute's runs (about 140 at 200,000) are all overdue. */
 const GRACE = 0;
 
-/** The statements as they were before migration 22. */
+/** The statements as they were before migration 21. */
 const BEFORE = {
   nextRunDueAt: `SELECT min(due_at) AS at FROM ${S}.runs WHERE state = 'scheduled'`,
   takeNotFired: `UPDATE ${S}.runs SET not_fired_reported = true

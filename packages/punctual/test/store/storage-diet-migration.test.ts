@@ -93,7 +93,7 @@ describe('storage diet migration: sqlite', () => {
     const path = join(dir, 'punctual.db');
     const db = new Database(path);
     db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
-    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version < 20)) {
+    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version < 19)) {
       db.exec(m.sql);
       db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
     }
@@ -162,7 +162,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('storage diet migration: postgres', ()
         `CREATE TABLE ${s}.punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
            compatible_from INTEGER)`,
       );
-      for (const m of PG_MIGRATIONS.filter((x) => x.version < 22)) {
+      for (const m of PG_MIGRATIONS.filter((x) => x.version < 21)) {
         await db.query(m.sql(s));
         await db.query(
           `INSERT INTO ${s}.punctual_migrations (version, name, compatible_from) VALUES ($1, $2, $3)`,
@@ -205,7 +205,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('storage diet migration: postgres', ()
         return rows.map((r) => r.name);
       });
       const { rows: marks } = await db.query<{ c: number }>(
-        `SELECT compatible_from AS c FROM ${s}.punctual_migrations WHERE version = 22`,
+        `SELECT compatible_from AS c FROM ${s}.punctual_migrations WHERE version = 21`,
       );
       // An index change only: the previous release still runs beside it.
       expect(marks).toEqual([{ c: 5 }]);

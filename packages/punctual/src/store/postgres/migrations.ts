@@ -26,7 +26,7 @@ import * as m0017 from './migrations/0017-compact-storage.js';
 import * as m0018 from './migrations/0018-calendar-revisions.js';
 import * as m0019 from './migrations/0019-roll-back-claims.js';
 import * as m0020 from './migrations/0020-labelled-schedules-index.js';
-import * as m0022 from './migrations/0022-storage-diet.js';
+import * as m0021 from './migrations/0021-storage-diet.js';
 
 export interface Migration {
   version: number;
@@ -82,7 +82,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // 22 drops two indexes and adds a partial one (storage diet): older code works beside it, every read
   // answered as before; its earliest-due, not-fired and stats reads, which read runs_due, walk runs_claim
   // whole until it is replaced (roll without lingering).
-  { version: 22, name: m0022.name, sql: m0022.sql, compatibleFrom: 5 },
+  { version: 21, name: m0021.name, sql: m0021.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -4,12 +4,7 @@
 // (only the quoted schema identifier) and never read a clock.
 
 import { PunctualError } from '../../errors.js';
-import {
-  withClient,
-  type PgNamedQuery,
-  type PgPool,
-  type PgQueryable,
-} from './postgres-driver.js';
+import { withClient, type PgNamedQuery, type PgPool, type PgQueryable } from './postgres-driver.js';
 import { ScheduleCache } from './postgres-schedule-cache.js';
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;

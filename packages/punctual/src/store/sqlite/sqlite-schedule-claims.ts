@@ -29,7 +29,7 @@ const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM temp.schedule_claims AS c WHERE c.i
 
 // A range of schedules_due, in its order (no sort), and one of schedules_due_roll_back reaching
 // @rollBackLeadMs further. INDEXED BY: see sqlite-schedules.ts (without statistics SQLite took an equality
-// on state, over schedules_state until migration 0020, instead of the next_fire_at range).
+// on state, over schedules_state until migration 0019, instead of the next_fire_at range).
 export const CLAIM_DUE = `
   SELECT * FROM schedules
   WHERE id IN (

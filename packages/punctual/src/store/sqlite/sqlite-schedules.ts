@@ -61,7 +61,7 @@ const RESUME = `
   RETURNING *`;
 
 // Why the statements over due schedules name their index (INDEXED BY schedules_due): `state = 'active'` matched
-// schedules_state (state) until migration 0020 dropped it, and without table statistics SQLite took that
+// schedules_state (state) until migration 0019 dropped it, and without table statistics SQLite took that
 // equality over the next_fire_at range: it then read every active schedule and sorted them, on every
 // materializer step (116 ms at 200,000 schedules, ~0.6 s at 1,000,000). INDEXED BY keeps the plan an index
 // range whatever the statistics say and whatever index a later migration adds.

@@ -1,4 +1,4 @@
-// Migration 0020: storage diet, an index no statement needs. `schedules_state (state)` went: `stats` and the
+// Migration 0019: storage diet, an index no statement needs. `schedules_state (state)` went: `stats` and the
 // quota read schedule_counts (migration 0016), the due-schedule statements name schedules_due, and listing a
 // tenant's schedules by state reads its key range; for the states that stay rare (paused, completed)
 // `schedules_not_active (tenant_id, state, key) WHERE state <> 'active'` keeps that list a range in key

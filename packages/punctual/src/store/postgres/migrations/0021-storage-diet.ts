@@ -1,4 +1,4 @@
-// Migration 22: storage diet, indexes no statement needs. `runs_due (due_at) WHERE state = 'scheduled'` went:
+// Migration 21: storage diet, indexes no statement needs. `runs_due (due_at) WHERE state = 'scheduled'` went:
 // the earliest due instant, the not-fired scan and the due count of `stats` walk the priority levels of
 // runs_claim instead, one range per level (the walk the claim already does), so every pending run saves an
 // index entry. `schedules_state (state)` went: `stats` and the quota read schedule_counts (migration 17), and
