@@ -6,14 +6,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CalendarRevision } from 'punctual';
 import type { z } from 'zod';
-import type { PageCursors } from '../page-cursors.js';
 import * as s from '../schemas.js';
 import { calendarView, expectedVersionOf } from './calendars.js';
-import { registerRevisionRoutes } from './revision-routes.js';
-
-export interface CalendarRevisionRouteDeps {
-  cursors: PageCursors;
-}
+import { registerRevisionRoutes, type RevisionRouteDeps } from './revision-routes.js';
 
 export function calendarRevisionView(x: CalendarRevision): z.output<typeof s.calendarRevision> {
   return {
@@ -35,7 +30,7 @@ function detailView(x: CalendarRevision): z.output<typeof s.calendarRevisionDeta
   };
 }
 
-export const calendarRevisionRoutes: FastifyPluginAsyncZod<CalendarRevisionRouteDeps> = async (app, deps) => {
+export const calendarRevisionRoutes: FastifyPluginAsyncZod<RevisionRouteDeps> = async (app, deps) => {
   registerRevisionRoutes(app, deps.cursors, {
     tags: ['calendars'],
     base: '/calendars/:name',

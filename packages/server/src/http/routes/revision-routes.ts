@@ -15,6 +15,11 @@ import * as s from '../schemas.js';
 
 type RouteApp = Parameters<FastifyPluginAsyncZod>[0];
 
+/** What the revision routes of either kind need from the app. */
+export interface RevisionRouteDeps {
+  cursors: PageCursors;
+}
+
 /** What one route says of itself in the OpenAPI document. */
 interface RouteDoc {
   summary: string;

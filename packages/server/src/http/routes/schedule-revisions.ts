@@ -5,14 +5,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as r from '../revision-schemas.js';
 import * as s from '../schemas.js';
-import type { PageCursors } from '../page-cursors.js';
 import { revisionDetailView, revisionView } from '../revision-views.js';
-import { registerRevisionRoutes } from './revision-routes.js';
+import { registerRevisionRoutes, type RevisionRouteDeps } from './revision-routes.js';
 import { viewOf } from './schedules.js';
-
-export interface RevisionRouteDeps {
-  cursors: PageCursors;
-}
 
 export const revisionRoutes: FastifyPluginAsyncZod<RevisionRouteDeps> = async (app, deps) => {
   registerRevisionRoutes(app, deps.cursors, {
