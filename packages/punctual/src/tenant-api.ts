@@ -46,8 +46,8 @@ import {
 import {
   dryRunPut,
   revisionHistory,
-  revisionUnknown,
   rollbackSchedule,
+  scheduleRevision,
   type DryRunResult,
   type RollbackResult,
 } from './schedule-changes.js';
@@ -266,12 +266,8 @@ export class TenantApi {
   }
 
   /** The revision of this version of the schedule; REVISION_UNKNOWN when none is kept. */
-  async revision(key: string, version: number): Promise<ScheduleRevision> {
-    const rev = Number.isInteger(version)
-      ? await this.store.getScheduleRevision(this.tenantId, key, version)
-      : undefined;
-    if (!rev) throw revisionUnknown(key, version);
-    return rev;
+  revision(key: string, version: number): Promise<ScheduleRevision> {
+    return scheduleRevision(this, key, version);
   }
 
   /**
