@@ -97,6 +97,19 @@ export async function revisionHistory(
   return res;
 }
 
+/** The revision of this version of the schedule; REVISION_UNKNOWN when none is kept (TenantApi.revision). */
+export async function scheduleRevision(
+  api: TenantApi,
+  key: string,
+  version: number,
+): Promise<ScheduleRevision> {
+  const rev = Number.isInteger(version)
+    ? await api.store.getScheduleRevision(api.tenantId, key, version)
+    : undefined;
+  if (!rev) throw revisionUnknown(key, version);
+  return rev;
+}
+
 export async function rollbackSchedule(
   api: TenantApi,
   key: string,

@@ -1,45 +1,28 @@
 // What a tenant can do with its schedules and runs: put (upsert), read, list, delete, pause, resume, trigger,
 // backfill, and read or cancel runs. Every call is scoped to one tenant; another tenant's objects are
-// indistinguishable from missing ones. Validation happens here, before anything is written.
+// indistinguishable from missing ones. Validation happens before anything is written. This class is the
+// facade: each group of calls lives in its own module (schedule-puts.ts, schedule-pauses.ts, tenant-runs.ts,
+// calendar-puts.ts, tenant-calendars.ts, schedule-changes.ts, calendar-changes.ts, occurrence-overrides.ts);
+// it must never grow logic of its own beyond wiring them to the tenant and its engine.
 
+import { actorOf, type ActorOption } from './actor-option.js';
 import type { Clock } from './clock.js';
 import type { Json } from './domain/json.js';
-import { planResume } from './domain/resume-plan.js';
-import { pausedRecord, runInsertOf } from './run-insert-of.js';
 import type { Attempt, Run, RunState } from './domain/run.js';
-import {
-  checkPayload,
-  compileStored,
-  normalizeSchedule,
-  parseLabels,
-  parseInstant,
-  type Schedule,
-  type ScheduleInput,
-  type ScheduleState,
-} from './domain/schedule.js';
-import type { CompiledSpec } from './domain/timing/compiled-spec.js';
+import { parseLabels, type Schedule, type ScheduleInput, type ScheduleState } from './domain/schedule.js';
 import { compileSpec } from './domain/timing/compile-spec.js';
 import type { SpecPreview } from './domain/timing/preview-spec.js';
 import { nextFireTimes, previewSavedSchedule } from './schedule-upcoming.js';
 import { putBulk, type BulkPutOptions, type BulkPutResult } from './bulk-put.js';
 import type { SpecCompiler } from './domain/timing/spec-compiler.js';
-import { TARGET_SHAPES, targetKind, type TargetKind, type TargetShape } from './domain/target.js';
-import { PunctualError } from './errors.js';
+import type { TargetKind } from './domain/target.js';
 import type { EventBus } from './events.js';
-import { rerunInRange, rerunOne, type RerunRange, type RerunRefused } from './reruns.js';
-import type {
-  Page,
-  PutScheduleRequest,
-  PutScheduleResult,
-  RunInsert,
-  Store,
-  Transition,
-} from './store/store.js';
+import type { RerunRange, RerunRefused } from './reruns.js';
+import type { Page, PutScheduleRequest, PutScheduleResult, Store, Transition } from './store/store.js';
 import type { TargetDriver } from './targets/target.js';
 import type { ScheduleRevision } from './domain/schedule-revision.js';
 import type { Calendar, CalendarDraft, CalendarInput } from './domain/calendar/calendar.js';
 import type { AppliedCalendars } from './domain/calendar/apply-calendars.js';
-import { writeFromOf } from './domain/calendar/calendar-rules.js';
 import type { CalendarRevision } from './domain/calendar/calendar-revision.js';
 import {
   calendarHistory,
@@ -48,20 +31,14 @@ import {
   type CalendarRollbackResult,
 } from './calendar-changes.js';
 import {
-  calendarInputFromIcs,
   calendarStoreOf,
-  calendarsNamedBy,
-  checkScheduleCalendars,
   requireCalendar,
-  rewindCalendarUsers,
-  writeCalendar,
   previewCalendars,
   type ImportCalendarOptions,
 } from './tenant-calendars.js';
 import type { OccurrenceOverride, OverrideInput } from './domain/occurrence-override.js';
 import {
   overrideOccurrence,
-  overridesDroppedByPut,
   removeOverride,
   upcomingOccurrences,
   type UpcomingOccurrence,
@@ -69,73 +46,58 @@ import {
 import {
   dryRunPut,
   revisionHistory,
-  revisionUnknown,
   rollbackSchedule,
+  scheduleRevision,
   type DryRunResult,
   type RollbackResult,
 } from './schedule-changes.js';
+import { clampLimit } from './page-limit.js';
+import { PunctualError } from './errors.js';
+import { pauseSchedule, resumeSchedule, type PauseOptions } from './schedule-pauses.js';
+import {
+  announcePuts,
+  preparePut,
+  putSchedule,
+  putSchedules,
+  type PutManyOptions,
+  type PutOptions,
+  type PutResult,
+} from './schedule-puts.js';
+import type { EngineHooks, TenantEngine } from './tenant-engine.js';
+import {
+  importCalendar,
+  putCalendar,
+  type CalendarImportResult,
+  type CalendarPutResult,
+} from './calendar-puts.js';
+import { backfillRuns, cancelRun, rerunRun, rerunRunsInRange, triggerRun } from './tenant-runs.js';
 
-/** Who a change is recorded as made by when the caller names nobody. */
-export const LIBRARY_ACTOR = 'library';
-
-/** Options every write takes: who makes the change (kept in the schedule's revision). */
-export interface ActorOption {
-  /** Recorded in the revision; default `library`. */
-  actor?: string | null | undefined;
-}
-
-export interface EngineHooks {
-  /** Schedules changed: materialise anything due before `at`. */
-  scheduleChanged(at: number | null): void;
-  /** Runs were inserted due at `dueAt`. */
-  runsInserted(dueAt: number): void;
-}
-
-export interface PutResult {
-  schedule: Schedule;
-  created: boolean;
-  changed: boolean;
-  /** Overrides of occurrences the change removed, deleted with it (docs/overrides.md). */
-  droppedOverrides: OccurrenceOverride[];
-}
-
-const EARLIEST = -8.64e15;
-
-/** First occurrence to materialise for a schedule saved at `now`. A one-off in the past is still due once. */
-function firstOccurrence(spec: CompiledSpec, now: number): number | null {
-  return spec.kind === 'at' ? spec.nextAfter(EARLIEST) : spec.nextAfter(now - 1);
-}
+export { LIBRARY_ACTOR, type ActorOption } from './actor-option.js';
+export type { PutResult } from './schedule-puts.js';
+export type { EngineHooks } from './tenant-engine.js';
 
 export class TenantApi {
+  /** The bus, targets and hooks the writes announce through and validate against. */
+  readonly #engine: TenantEngine;
+
   constructor(
     readonly tenantId: string,
     readonly store: Store,
     /** The engine's clock (corrected by the offset to a shared store's server). */
     readonly clock: Clock,
-    private readonly bus: EventBus,
-    private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
-    private readonly hooks: EngineHooks,
-  ) {}
+    bus: EventBus,
+    targets: ReadonlyMap<TargetKind, TargetDriver>,
+    hooks: EngineHooks,
+  ) {
+    this.#engine = { bus, targets, hooks };
+  }
 
   /**
    * Creates or updates the schedule with this key. An update bumps `version`, cancels the old version's
    * pending runs and materialises the new spec; an identical put changes nothing.
    */
-  async put(
-    input: ScheduleInput,
-    opts: ActorOption & { expectedVersion?: number | undefined; fromVersion?: number | undefined } = {},
-  ): Promise<PutResult> {
-    const now = this.clock.now();
-    const existing = await this.store.getSchedule(this.tenantId, input?.key);
-    const calendars = await calendarsNamedBy(this.store, this.tenantId, [input]);
-    const req = {
-      ...this.preparePut(input, existing, now, opts.expectedVersion, calendars),
-      revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
-    };
-    const dropped = await overridesDroppedByPut(this, existing, req);
-    const full = dropped.length === 0 ? req : { ...req, dropOverrides: dropped.map((o) => o.instant) };
-    const res = await this.store.putSchedule(existing === undefined ? { ...full, expectNew: true } : full);
-    return { ...this.#announce(res), droppedOverrides: res.changed ? dropped : [] };
+  put(input: ScheduleInput, opts: PutOptions = {}): Promise<PutResult> {
+    return putSchedule(this, this.#engine, input, opts);
   }
 
   /**
@@ -144,52 +106,8 @@ export class TenantApi {
    * after every input is validated and before anything is written (it throws to refuse). `compareAndSet`
    * makes each write conditional on what was found: VERSION_CONFLICT when another writer came first.
    */
-  async putMany(
-    inputs: ScheduleInput[],
-    opts: ActorOption & {
-      check?: (found: (Schedule | undefined)[]) => void;
-      compareAndSet?: boolean;
-    } = {},
-  ): Promise<PutResult[]> {
-    const now = this.clock.now();
-    // One read for every input when the store can; otherwise one per input.
-    const keys = inputs.map((input) => input?.key);
-    const found = this.store.getSchedules
-      ? await this.store.getSchedules(
-          this.tenantId,
-          keys.filter((k): k is string => typeof k === 'string'),
-        )
-      : undefined;
-    const byKey = new Map(found?.map((s) => [s.key, s]));
-    const calendars = await calendarsNamedBy(this.store, this.tenantId, inputs);
-    const reqs: PutScheduleRequest[] = [];
-    const stored: (Schedule | undefined)[] = [];
-    for (const [index, input] of inputs.entries()) {
-      try {
-        const existing = found
-          ? byKey.get(keys[index] as string)
-          : await this.store.getSchedule(this.tenantId, input?.key);
-        const cas = opts.compareAndSet === true;
-        const req = {
-          ...this.preparePut(input, existing, now, cas ? existing?.version : undefined, calendars),
-          revision: { actor: actorOf(opts) },
-        };
-        reqs.push(cas && existing === undefined ? { ...req, expectAbsent: true } : req);
-        stored.push(existing);
-      } catch (e) {
-        if (e instanceof PunctualError)
-          throw new PunctualError(e.code, `schedule ${index}: ${e.message}`, { ...e.details, index });
-        throw e;
-      }
-    }
-    opts.check?.(stored);
-    const dropped = await Promise.all(reqs.map((r, i) => overridesDroppedByPut(this, stored[i], r)));
-    const results = await this.store.putSchedules(
-      reqs.map((r, i) =>
-        dropped[i]!.length === 0 ? r : { ...r, dropOverrides: dropped[i]!.map((o) => o.instant) },
-      ),
-    );
-    return results.map((r, i) => ({ ...this.#announce(r), droppedOverrides: r.changed ? dropped[i]! : [] }));
+  putMany(inputs: ScheduleInput[], opts: PutManyOptions = {}): Promise<PutResult[]> {
+    return putSchedules(this, this.#engine, inputs, opts);
   }
 
   /**
@@ -206,23 +124,7 @@ export class TenantApi {
     results: readonly PutScheduleResult[],
     dropped: readonly (OccurrenceOverride[] | undefined)[] = [],
   ): PutResult[] {
-    let earliest: number | null = null;
-    let changed = false;
-    for (const res of results) {
-      for (const t of res.transitions) this.bus.emitTransition(t);
-      if (!res.changed) continue;
-      changed = true;
-      this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      const at = writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules);
-      if (at !== null && (earliest === null || at < earliest)) earliest = at;
-    }
-    if (changed) this.hooks.scheduleChanged(earliest);
-    return results.map((r, i) => ({
-      schedule: r.schedule,
-      created: r.created,
-      changed: r.changed,
-      droppedOverrides: r.changed ? (dropped[i] ?? []) : [],
-    }));
+    return announcePuts(this.#engine, results, dropped);
   }
 
   /** @internal Validates a put and builds its store request, writing nothing (put, putMany, dry run). */
@@ -235,40 +137,23 @@ export class TenantApi {
     calendars: ReadonlyMap<string, CalendarDraft> = new Map(),
     compile: SpecCompiler = compileSpec,
   ): PutScheduleRequest {
-    const createdAt = existing?.createdAt ?? now;
-    const draft = normalizeSchedule(input, { tenantId: this.tenantId, now, createdAt, compile });
-    const kind = targetKind(draft.target);
-    const driver = this.targets.get(kind);
-    if (!driver) {
-      // A kind the operator must turn on (commands) says so with its own code.
-      if ((TARGET_SHAPES[kind] as TargetShape<TargetKind, unknown>).optIn === true) {
-        throw new PunctualError('TARGET_DISABLED', `target kind ${kind} is not enabled by the operator`, {
-          field: 'target',
-          kind,
-        });
-      }
-      throw new PunctualError('SCHEDULE_INVALID', `target kind ${kind} is not enabled`, { field: 'target' });
-    }
-    driver.validate?.(draft.target, draft.payload, this.tenantId);
-    const spec = compile(draft.spec, {
-      tz: draft.tz,
+    return preparePut(
+      this.tenantId,
+      this.#engine.targets,
+      input,
+      existing,
       now,
-      anchor: draft.startAt ?? createdAt,
-      startAt: draft.startAt,
-      endAt: draft.endAt,
-      dst: draft.dst,
-    });
-    checkScheduleCalendars(draft, spec, calendars, now);
-    // `state` applies when the schedule is created only; an update keeps the stored state (pause / resume).
-    const initialState = existing === undefined ? input.state : undefined;
-    return { draft, nextFireAt: firstOccurrence(spec, now), expectedVersion, initialState, now };
+      expectedVersion,
+      calendars,
+      compile,
+    );
   }
 
   /** @internal Emits a run's transition (and wakes the worker for a scheduled one). */
   announce(t: Transition | null): void {
     if (t === null) return;
-    this.bus.emitTransition(t);
-    if (t.to === 'scheduled') this.hooks.runsInserted(t.run.dueAt);
+    this.#engine.bus.emitTransition(t);
+    if (t.to === 'scheduled') this.#engine.hooks.runsInserted(t.run.dueAt);
   }
 
   /**
@@ -294,15 +179,6 @@ export class TenantApi {
     opts: { count?: number | undefined } = {},
   ): Promise<{ schedule: Schedule; occurrences: UpcomingOccurrence[] }> {
     return upcomingOccurrences(this, key, opts);
-  }
-
-  #announce(res: PutScheduleResult): Omit<PutResult, 'droppedOverrides'> {
-    for (const t of res.transitions) this.bus.emitTransition(t);
-    if (res.changed) {
-      this.bus.emit('schedule:put', { schedule: res.schedule, created: res.created });
-      this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
-    }
-    return { schedule: res.schedule, created: res.created, changed: res.changed };
   }
 
   get(key: string): Promise<Schedule | undefined> {
@@ -363,58 +239,22 @@ export class TenantApi {
     const res = await this.store.deleteSchedule(this.tenantId, key, this.clock.now(), {
       actor: actorOf(opts),
     });
-    for (const t of res.transitions) this.bus.emitTransition(t);
-    if (res.deleted) this.bus.emit('schedule:deleted', { tenantId: this.tenantId, key });
+    for (const t of res.transitions) this.#engine.bus.emitTransition(t);
+    if (res.deleted) this.#engine.bus.emit('schedule:deleted', { tenantId: this.tenantId, key });
     return res.deleted;
   }
 
-  async pause(
-    key: string,
-    opts: ActorOption & {
-      cancelPending?: boolean | undefined;
-      note?: string | undefined;
-      /** A timed pause: the schedule resumes by itself at this instant (in the future). */
-      until?: string | number | Date | null | undefined;
-    } = {},
-  ): Promise<Schedule> {
-    const now = this.clock.now();
-    const until = pauseUntil(opts.until, now);
-    const res = await this.store.pauseSchedule(this.tenantId, key, {
-      cancelPending: opts.cancelPending ?? false,
-      note: opts.note ?? null,
-      now,
-      actor: actorOf(opts),
-      until,
-    });
-    if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
-    for (const t of res.transitions) this.bus.emitTransition(t);
-    this.bus.emit('schedule:paused', { schedule: res.schedule });
-    // The materializer's timer wakes for the end of a timed pause.
-    if (until !== null) this.hooks.scheduleChanged(until);
-    return res.schedule;
+  /** Pauses the schedule; a timed pause (`until`) resumes by itself. SCHEDULE_NOT_FOUND for an unknown key. */
+  pause(key: string, opts: PauseOptions = {}): Promise<Schedule> {
+    return pauseSchedule(this, this.#engine, key, opts);
   }
 
   /**
    * Resumes a paused schedule from now on. Occurrences that fell in the pause are recorded as skipped
    * (reason paused; at most maxCatchup of them, the rest as one record), never run late.
    */
-  async resume(key: string, opts: ActorOption = {}): Promise<Schedule> {
-    const s = await this.require(key);
-    if (s.state !== 'paused') return s;
-    const now = this.clock.now();
-    const spec = compileStored(s, now);
-    const plan = planResume(s, (t) => spec.nextAfter(t), now);
-    const res = await this.store.resumeSchedule(this.tenantId, key, {
-      nextFireAt: plan.nextFireAt,
-      skipped: plan.skipped.map((k) => pausedRecord(s, k.scheduledFor, k.details)),
-      now,
-      actor: actorOf(opts),
-    });
-    if (!res) throw new PunctualError('SCHEDULE_NOT_FOUND', `no schedule "${key}"`, { key });
-    for (const tr of res.transitions) this.bus.emitTransition(tr);
-    this.bus.emit('schedule:resumed', { schedule: res.schedule });
-    this.hooks.scheduleChanged(writeFromOf(res.schedule.nextFireAt, res.schedule.calendarRules));
-    return res.schedule;
+  resume(key: string, opts: ActorOption = {}): Promise<Schedule> {
+    return resumeSchedule(this, this.#engine, key, opts);
   }
 
   /**
@@ -426,12 +266,8 @@ export class TenantApi {
   }
 
   /** The revision of this version of the schedule; REVISION_UNKNOWN when none is kept. */
-  async revision(key: string, version: number): Promise<ScheduleRevision> {
-    const rev = Number.isInteger(version)
-      ? await this.store.getScheduleRevision(this.tenantId, key, version)
-      : undefined;
-    if (!rev) throw revisionUnknown(key, version);
-    return rev;
+  revision(key: string, version: number): Promise<ScheduleRevision> {
+    return scheduleRevision(this, key, version);
   }
 
   /**
@@ -460,39 +296,20 @@ export class TenantApi {
    * Creates or replaces a calendar (its version bumps when the content changed); then the pending runs of
    * every schedule using it are planned again under the new dates.
    */
-  async putCalendar(
+  putCalendar(
     input: CalendarInput,
     opts: ActorOption & { expectedVersion?: number | undefined; fromVersion?: number | undefined } = {},
-  ): Promise<{ calendar: Calendar; created: boolean; changed: boolean }> {
-    const now = this.clock.now();
-    const res = await writeCalendar(this.store, this.tenantId, input, {
-      now,
-      expectedVersion: opts.expectedVersion,
-      revision: { actor: actorOf(opts), fromVersion: opts.fromVersion },
-    });
-    if (res.changed && !res.created) {
-      await rewindCalendarUsers(this.store, this.tenantId, res.calendar.name, now, (ts) => {
-        for (const t of ts) this.bus.emitTransition(t);
-      });
-      this.hooks.scheduleChanged(now);
-    }
-    return res;
+  ): Promise<CalendarPutResult> {
+    return putCalendar(this, this.#engine, input, opts);
   }
 
   /** Creates or replaces a calendar from the all-day events of an .ics text; lists the events left out. */
-  async importCalendar(
+  importCalendar(
     name: string,
     ics: string,
     opts: ImportCalendarOptions & ActorOption = {},
-  ): Promise<{
-    calendar: Calendar;
-    created: boolean;
-    changed: boolean;
-    skipped: { summary: string | null; why: string }[];
-  }> {
-    const { input, skipped } = calendarInputFromIcs(name, ics, { ...opts, now: this.clock.now() });
-    const res = await this.putCalendar(input, { expectedVersion: opts.expectedVersion, actor: opts.actor });
-    return { ...res, skipped };
+  ): Promise<CalendarImportResult> {
+    return importCalendar(this, name, ics, opts);
   }
 
   /** The calendars a preview names (see previewCalendars), looked up among `inline` and the tenant's. */
@@ -559,60 +376,16 @@ export class TenantApi {
   }
 
   /** Runs the schedule now, outside its spec (kind manual); `payload` overrides the schedule's for this run. */
-  async trigger(key: string, opts: { payload?: Json } = {}): Promise<Run> {
-    checkPayload(opts.payload);
-    const s = await this.require(key);
-    const now = this.clock.now();
-    const [t] = await this.store.insertRuns(
-      [
-        runInsertOf(s, 'manual', now, {
-          unique: false,
-          payload: opts.payload === undefined ? null : opts.payload,
-        }),
-      ],
-      now,
-    );
-    if (!t) throw new Error('trigger inserted no run');
-    this.bus.emitTransition(t);
-    this.hooks.runsInserted(t.run.dueAt);
-    return t.run;
+  trigger(key: string, opts: { payload?: Json } = {}): Promise<Run> {
+    return triggerRun(this, this.#engine, key, opts);
   }
 
   /**
    * One run per occurrence of the spec in [from, to) that has no run yet (kind backfill). `to` may not be in
    * the future; at most the schedule's maxCatchup runs.
    */
-  async backfill(
-    key: string,
-    range: { from: string | number | Date; to: string | number | Date },
-  ): Promise<Run[]> {
-    const s = await this.require(key);
-    const now = this.clock.now();
-    const from = parseInstant(range.from, 'from');
-    const to = parseInstant(range.to, 'to');
-    if (from === null || to === null || to <= from) {
-      throw new PunctualError('SCHEDULE_INVALID', 'backfill needs from < to', { field: 'to' });
-    }
-    if (to > now)
-      throw new PunctualError('SCHEDULE_INVALID', 'backfill cannot reach into the future', { field: 'to' });
-    const spec = compileStored(s, now);
-    const runs: RunInsert[] = [];
-    for (let t = spec.nextAfter(from - 1); t !== null && t < to; t = spec.nextAfter(t)) {
-      if (runs.length >= s.policies.maxCatchup) {
-        throw new PunctualError(
-          'SCHEDULE_INVALID',
-          `backfill range holds more than maxCatchup (${s.policies.maxCatchup}) occurrences`,
-          {
-            field: 'to',
-          },
-        );
-      }
-      runs.push(runInsertOf(s, 'backfill', t, { unique: true, dueAt: now }));
-    }
-    const inserted = await this.store.insertRuns(runs, now);
-    for (const t of inserted) this.bus.emitTransition(t);
-    if (inserted.length > 0) this.hooks.runsInserted(now);
-    return inserted.map((t) => t.run);
+  backfill(key: string, range: { from: string | number | Date; to: string | number | Date }): Promise<Run[]> {
+    return backfillRuns(this, this.#engine, key, range);
   }
 
   /**
@@ -620,9 +393,8 @@ export class TenantApi {
    * id), due now, with the schedule's current version and retry budget. RUN_NOT_RERUNNABLE when it is not
    * final yet or another run holds its occurrence; SCHEDULE_NOT_FOUND when its schedule was deleted.
    */
-  async rerun(id: string): Promise<Run> {
-    const now = this.clock.now();
-    return this.#announceReruns(await rerunOne(this.store, this.tenantId, id, now), now)[0]!;
+  rerun(id: string): Promise<Run> {
+    return rerunRun(this, this.#engine, id);
   }
 
   /**
@@ -630,21 +402,12 @@ export class TenantApi {
    * (default dead), at most maxCatchup. Runs that cannot run again are listed in `refused`, not thrown.
    * `beforeWrite` (e.g. a quota check) is called with the number of runs found, before anything is written.
    */
-  async rerunRange(
+  rerunRange(
     key: string,
     range: RerunRange,
     opts: { beforeWrite?: (count: number) => Promise<void> } = {},
   ): Promise<{ runs: Run[]; refused: RerunRefused[] }> {
-    const s = await this.require(key);
-    const now = this.clock.now();
-    const res = await rerunInRange(this.store, s, range, now, opts.beforeWrite);
-    return { runs: this.#announceReruns(res.transitions, now), refused: res.refused };
-  }
-
-  #announceReruns(transitions: Transition[], now: number): Run[] {
-    for (const t of transitions) this.bus.emitTransition(t);
-    if (transitions.length > 0) this.hooks.runsInserted(now);
-    return transitions.map((t) => t.run);
+    return rerunRunsInRange(this, this.#engine, key, range, opts);
   }
 
   async getRun(id: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
@@ -664,55 +427,7 @@ export class TenantApi {
     return this.store.listRuns({ ...q, tenantId: this.tenantId, limit: clampLimit(q.limit) });
   }
 
-  async cancelRun(id: string): Promise<Run> {
-    const t = await this.store.cancelRun(this.tenantId, id, this.clock.now());
-    if (!t) {
-      const existing = await this.store.getRun(this.tenantId, id);
-      if (!existing) throw new PunctualError('RUN_NOT_FOUND', `no run "${id}"`, { id });
-      throw new PunctualError('RUN_NOT_CANCELLABLE', `run "${id}" is already ${existing.run.state}`, {
-        id,
-        state: existing.run.state,
-      });
-    }
-    this.bus.emitTransition(t);
-    return t.run;
+  cancelRun(id: string): Promise<Run> {
+    return cancelRun(this, this.#engine, id);
   }
-}
-
-/** A timed pause's end: null for none; PAUSE_UNTIL_INVALID when malformed or not after now. */
-function pauseUntil(v: string | number | Date | null | undefined, now: number): number | null {
-  let until: number | null;
-  try {
-    until = parseInstant(v, 'until');
-  } catch {
-    throw new PunctualError(
-      'PAUSE_UNTIL_INVALID',
-      'until must be an ISO-8601 instant or epoch milliseconds',
-      {
-        field: 'until',
-        value: String(v),
-      },
-    );
-  }
-  if (until !== null && until <= now) {
-    throw new PunctualError('PAUSE_UNTIL_INVALID', 'until must be in the future', {
-      field: 'until',
-      value: new Date(until).toISOString(),
-    });
-  }
-  return until;
-}
-
-function actorOf(opts: ActorOption): string | null {
-  return opts.actor === undefined ? LIBRARY_ACTOR : opts.actor;
-}
-
-function clampLimit(limit: number | undefined): number {
-  if (limit === undefined) return 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new PunctualError('SCHEDULE_INVALID', 'limit must be an integer between 1 and 1000', {
-      field: 'limit',
-    });
-  }
-  return limit;
 }

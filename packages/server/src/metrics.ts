@@ -11,6 +11,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { AlertMetrics } from './alert-metrics.js';
 import type { Clock, Run, Scheduler, ScriptPoolStats, Store } from 'punctual';
 import { scheduleMatcher } from './metric-schedule-labels.js';
+import { withoutTenants } from './metric-tenant-sums.js';
+import { registerScriptMetrics } from './script-metrics.js';
+import { TenantLabels } from './tenant-labels.js';
 
 type StoreStats = Awaited<ReturnType<NonNullable<Store['stats']>>>;
 
@@ -44,41 +47,6 @@ const FINAL = ['succeeded', 'dead', 'skipped', 'expired', 'cancelled'] as const;
 
 /** The counters that carry a `tenant` label. */
 const TENANT_METRICS = new Set(['punctual_runs_finished_total', 'punctual_schedule_not_fired_total']);
-
-const escapeLabel = (v: string): string =>
-  v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-
-/** A counter's text exposition with its `tenant` label removed and the values summed over it. */
-function withoutTenants(m: Awaited<ReturnType<Counter['get']>>): string {
-  const sums = new Map<string, number>();
-  for (const { labels, value } of m.values) {
-    const rest = Object.entries(labels)
-      .filter(([k]) => k !== 'tenant')
-      .map(([k, v]) => `${k}="${escapeLabel(String(v))}"`)
-      .join(',');
-    sums.set(rest, (sums.get(rest) ?? 0) + value);
-  }
-  const lines = [
-    `# HELP ${m.name} ${m.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`,
-    `# TYPE ${m.name} ${m.type}`,
-  ];
-  for (const [labels, value] of sums) lines.push(`${m.name}${labels ? `{${labels}}` : ''} ${value}`);
-  return lines.join('\n');
-}
-
-/** Maps tenant ids to label values, keeping the label's cardinality at most `limit + 1`. */
-class TenantLabels {
-  readonly #seen = new Set<string>();
-  constructor(private readonly limit: number) {}
-  of(tenantId: string): string {
-    if (this.#seen.has(tenantId)) return tenantId;
-    if (this.#seen.size < this.limit) {
-      this.#seen.add(tenantId);
-      return tenantId;
-    }
-    return 'other';
-  }
-}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -237,37 +205,8 @@ export class Metrics {
       registers,
     });
     this.alerts = new AlertMetrics(this.registry, opts.scheduler);
-    if (opts.scriptStats) this.#scriptGauges(opts.scriptStats);
+    if (opts.scriptStats) registerScriptMetrics(this.registry, opts.scriptStats);
     this.#subscribe();
-  }
-
-  /** Threads, busy threads and queued runs of the script pool, and threads replaced so far. */
-  #scriptGauges(stats: () => ScriptPoolStats): void {
-    const registers = [this.registry];
-    const gauge = (name: string, help: string, pick: (s: ScriptPoolStats) => number): void => {
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          this.set(pick(stats()));
-        },
-      });
-    };
-    gauge('punctual_script_threads', 'Sandbox threads in the script pool', (s) => s.threads);
-    gauge('punctual_script_threads_busy', 'Sandbox threads running a script now', (s) => s.busy);
-    gauge('punctual_script_runs_queued', 'Script runs waiting for a sandbox thread', (s) => s.queued);
-    let counted = 0;
-    new Counter({
-      name: 'punctual_script_threads_replaced_total',
-      help: 'Sandbox threads terminated and replaced (a run past its hard margin, or a thread that died)',
-      registers,
-      collect() {
-        const replaced = stats().replaced;
-        if (replaced > counted) this.inc(replaced - counted);
-        counted = replaced;
-      },
-    });
   }
 
   /**

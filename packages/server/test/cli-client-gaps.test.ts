@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kvGet, kvList, kvPut, kvRemove } from '../src/cli/commands/kv.js';
 import { runsCancel, runsGet, runsRerun } from '../src/cli/commands/runs.js';
 import { schedulesRerun } from '../src/cli/commands/schedules-rerun.js';
+import { NO_HANDLERS } from '../src/cli/schedule-put-body.js';
 import {
-  NO_HANDLERS,
   schedulesBackfill,
   schedulesGet,
   schedulesList,

@@ -63,32 +63,18 @@ export const revisionDetail = revision.extend({ content: revisionContent }).meta
 export const revisionParams = z
   .object({
     key: s.scheduleKey,
-    version: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1),
+    version: s.versionParam,
   })
   .strict();
 
 export const revisionsQuery = z.object({ cursor: s.cursor, limit: s.limit }).strict();
 
-export const rollbackBody = z
-  .object({
-    version: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1),
-  })
-  .strict();
+export const rollbackBody = z.object({ version: s.versionNumber }).strict();
 
 export const rollbackResult = z
   .object({
     schedule: s.schedule,
-    changed: z
-      .boolean()
-      .meta({ description: 'false: that content is the current one; nothing was written (no new version)' }),
+    changed: s.rollbackChanged,
     fromVersion: z.number(),
   })
   .meta({ id: 'RollbackResult' });

@@ -6,7 +6,8 @@
 import { ArgumentError, EXIT_OK, type CliIo } from '../io.js';
 import { seg, withClient, type ClientArgs } from '../http-client.js';
 import { printJson, table } from '../output.js';
-import { putBody, type ScheduleJson, type ScheduleKeyArgs, type SchedulesPutArgs } from './schedules.js';
+import { putBody, type SchedulesPutArgs } from '../schedule-put-body.js';
+import type { ScheduleJson, ScheduleKeyArgs } from './schedules.js';
 
 type Diff = Record<string, { from: unknown; to: unknown }>;
 

@@ -5,7 +5,8 @@
 import { EXIT_OK, type CliIo } from '../io.js';
 import { seg, withClient } from '../http-client.js';
 import { printJson, table } from '../output.js';
-import { parseJsonOption, type ScheduleKeyArgs } from './schedules.js';
+import { parseJsonOption } from '../json-option.js';
+import type { ScheduleKeyArgs } from './schedules.js';
 
 interface OverrideJson {
   instant: string;

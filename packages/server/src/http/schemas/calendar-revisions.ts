@@ -5,7 +5,7 @@
 import { CALENDAR_REVISION_CHANGES, WEEKDAYS } from 'punctual';
 import { z } from 'zod';
 import { calendar, calendarDate, calendarName } from './calendars.js';
-import { instant } from './common.js';
+import { instant, rollbackChanged, versionParam } from './common.js';
 
 const weekdays = z.array(z.enum(WEEKDAYS)).nullable();
 const text = z.string().nullable();
@@ -53,20 +53,14 @@ export const calendarRevisionDetail = calendarRevision
 export const calendarRevisionParams = z
   .object({
     name: calendarName,
-    version: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1),
+    version: versionParam,
   })
   .strict();
 
 export const calendarRollbackResult = z
   .object({
     calendar,
-    changed: z
-      .boolean()
-      .meta({ description: 'false: that content is the current one; nothing was written (no new version)' }),
+    changed: rollbackChanged,
     fromVersion: z.number(),
   })
   .meta({ id: 'CalendarRollbackResult' });

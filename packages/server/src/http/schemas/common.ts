@@ -32,6 +32,25 @@ export const cursor = z
   .optional()
   .meta({ description: 'nextCursor of the previous page' });
 
+/** A kept version's number (schedules, calendars): an integer from 1 to 2^31 - 1. */
+export const versionNumber = z
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+
+/** A kept version's number in a path, where it is text read as a number. */
+export const versionParam = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+
+/** A rollback's `changed`: false when the version's content is the current one. */
+export const rollbackChanged = z
+  .boolean()
+  .meta({ description: 'false: that content is the current one; nothing was written (no new version)' });
+
 /** A page of items and the cursor of the next page (null on the last). */
 export function page<T extends z.ZodType>(
   item: T,
