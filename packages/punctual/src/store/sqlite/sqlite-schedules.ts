@@ -2,7 +2,6 @@
 // delete / pause / resume, and the materializer's claim and compare-and-set advance. Each write is one
 // BEGIN IMMEDIATE transaction. It must never read a clock: every instant comes from the caller.
 
-import { PunctualError } from '../../errors.js';
 import { sameDraft, type Schedule, type ScheduleDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import {
@@ -17,7 +16,9 @@ import {
   type Transition,
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { putRefusal } from '../common/put-rules.js';
+import { parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
@@ -122,17 +123,8 @@ export function putSchedules(sql: SqliteDatabase, reqs: readonly PutScheduleRequ
 function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
   const d = req.draft;
   const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
-  if (
-    (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) ||
-    (req.expectAbsent === true && row !== undefined)
-  ) {
-    const expected = req.expectedVersion ?? null;
-    throw new PunctualError(
-      'VERSION_CONFLICT',
-      `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${expected ?? 'none'}`,
-      { key: d.key, expected, actual: row?.version ?? null },
-    );
-  }
+  const refusal = putRefusal(req, row?.version ?? null);
+  if (refusal !== undefined) throw refusal;
   const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
   if (row === undefined) {
     const state = req.initialState ?? 'active';
