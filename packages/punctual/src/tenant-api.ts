@@ -152,23 +152,19 @@ export class TenantApi {
     } = {},
   ): Promise<PutResult[]> {
     const now = this.clock.now();
-    // One read for every input when the store can; otherwise one per input.
+    // One read for every input.
     const keys = inputs.map((input) => input?.key);
-    const found = this.store.getSchedules
-      ? await this.store.getSchedules(
-          this.tenantId,
-          keys.filter((k): k is string => typeof k === 'string'),
-        )
-      : undefined;
-    const byKey = new Map(found?.map((s) => [s.key, s]));
+    const found = await this.store.getSchedules(
+      this.tenantId,
+      keys.filter((k): k is string => typeof k === 'string'),
+    );
+    const byKey = new Map(found.map((s) => [s.key, s]));
     const calendars = await calendarsNamedBy(this.store, this.tenantId, inputs);
     const reqs: PutScheduleRequest[] = [];
     const stored: (Schedule | undefined)[] = [];
     for (const [index, input] of inputs.entries()) {
       try {
-        const existing = found
-          ? byKey.get(keys[index] as string)
-          : await this.store.getSchedule(this.tenantId, input?.key);
+        const existing = byKey.get(keys[index] as string);
         const cas = opts.compareAndSet === true;
         const req = {
           ...this.preparePut(input, existing, now, cas ? existing?.version : undefined, calendars),
