@@ -50,7 +50,7 @@ import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.
 import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { claimRuns } from './sqlite-claim.js';
-import { claimDueSchedules } from './sqlite-schedule-claims.js';
+import * as materializer from './sqlite-materializer.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { KeepScan } from '../keep-scan.js';
 import type { SqliteDriver } from './sqlite-driver.js';
@@ -287,23 +287,23 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
     leaseMs: number;
     rollBackLeadMs?: number | undefined;
   }): Promise<Schedule[]> {
-    return claimDueSchedules(this.sql, req);
+    return materializer.claimDueSchedules(this.sql, req);
   }
 
   async advanceSchedule(a: Advance): Promise<AdvanceResult> {
-    return schedules.advanceSchedule(this.sql, a);
+    return materializer.advanceSchedule(this.sql, a);
   }
 
   async advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]> {
-    return schedules.advanceSchedules(this.sql, advances);
+    return materializer.advanceSchedules(this.sql, advances);
   }
 
   async nextScheduleAt(): Promise<number | null> {
-    return schedules.nextScheduleAt(this.sql);
+    return materializer.nextScheduleAt(this.sql);
   }
 
   async nextRollingBackAt(): Promise<number | null> {
-    return schedules.nextRollingBackAt(this.sql);
+    return materializer.nextRollingBackAt(this.sql);
   }
 
   async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {
@@ -377,7 +377,7 @@ export class SqliteStore implements Store, TenantStore, KvStore, CalendarStore, 
   }
 
   async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
-    return schedules.takeOverdueSchedules(this.sql, now, graceMs, limit);
+    return materializer.takeOverdueSchedules(this.sql, now, graceMs, limit);
   }
 
   async pruneHistory(req: PruneRequest): Promise<number> {
