@@ -1,5 +1,5 @@
-// Row → domain decoding shared by both stores: schedule, run, attempt, tenant and API key rows become domain
-// objects here, once. A dialect says only how its JSON columns arrive (JsonColumn: parsed already, or text);
+// Row → domain decoding shared by both stores: schedule, run, attempt, revision, tenant and API key rows
+// become domain objects here, once. A dialect says only how its JSON columns arrive (JsonColumn: parsed already, or text);
 // integers may arrive as numbers or as text (BIGINT) and are coerced here. Pure: it must never run a
 // statement or read a clock, and never know a dialect's row type beyond the shapes below.
 
@@ -7,11 +7,13 @@ import type { Json } from '../../domain/json.js';
 import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
 import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
 import type { ScheduleExpect } from '../../domain/schedule-expect.js';
+import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { Target } from '../../domain/target.js';
 import { expandPolicies } from '../stored-policies.js';
+import { restoreRevision } from '../stored-revision.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
 /** A JSON column's value as the driver returns it → the value (null for SQL NULL). */
@@ -120,6 +122,22 @@ export interface ApiKeyRowShape {
   last_used_at: Int | null;
 }
 
+/** The schedule revision columns decoding reads. */
+export interface RevisionRowShape {
+  seq: Int;
+  tenant_id: string;
+  key: string;
+  schedule_id: Int;
+  version: number;
+  at: Int;
+  actor: string | null;
+  change: string;
+  from_version: number | null;
+  state: string;
+  diff: unknown;
+  content: unknown;
+}
+
 const num = (v: Int): number => Number(v);
 const numOrNull = (v: Int | null): number | null => (v === null ? null : Number(v));
 
@@ -207,6 +225,36 @@ export function decodeAttempt(row: AttemptRowShape, json: JsonColumn): Attempt {
     outcome: row.outcome as Attempt['outcome'],
     error: json<RunError>(row.error),
     result: json<Json>(row.result),
+  };
+}
+
+/** A revision; `current` is the schedule its NULL content derives from (undefined: none at its version). */
+export function decodeRevision(
+  r: RevisionRowShape,
+  json: JsonColumn,
+  current: Schedule | undefined,
+): ScheduleRevision {
+  const { diff, content } = restoreRevision(
+    {
+      diff: json<ScheduleRevision['diff']>(r.diff),
+      content: json<ScheduleRevision['content']>(r.content),
+      current,
+    },
+    r,
+  );
+  return {
+    seq: num(r.seq),
+    scheduleId: String(r.schedule_id),
+    tenantId: r.tenant_id,
+    key: r.key,
+    version: r.version,
+    at: num(r.at),
+    actor: r.actor,
+    change: r.change as ScheduleRevision['change'],
+    fromVersion: r.from_version,
+    state: r.state as ScheduleRevision['state'],
+    diff,
+    content,
   };
 }
 

@@ -1,14 +1,14 @@
-// The operations a store hands straight to its dialect, written once for both: the Store operations that
-// send no signal and keep no state (DelegatedStoreOps), and all of TenantStore, KvStore, CalendarStore and
-// AlertStore. Each is given to the dialect's function for it (StorePartsOps: one line per operation in
-// sqlite-store-parts.ts and postgres-store-parts.ts) with the connection the store opens (`run`). It owns no
-// state and no connection, and must never read a clock (`now` is always a parameter).
+// The operations a store hands to its dialect, written once for both: their types (the Store operations in
+// store-ops.ts, DelegatedStoreOps and SignalledStoreOps) and, here, all of TenantStore, KvStore,
+// CalendarStore and AlertStore. Each is given to the dialect's function for it (StorePartsOps: one line per
+// operation in sqlite-store-parts.ts and postgres-store-parts.ts) with the connection the store opens (`run`).
+// It owns no state and no connection, and must never read a clock (`now` is always a parameter).
 // No ES private members: tests wrap stores in a Proxy, whose calls would not reach one.
 
 import type { AlertStore } from '../alert-store.js';
 import type { CalendarStore } from '../calendar-store.js';
 import type { KvStore } from '../kv-store.js';
-import type { Store } from '../store.js';
+import type { Store, StoreSignal } from '../store.js';
 import type { TenantStore } from '../tenant-store.js';
 
 /** The Store operations that only read or write through the dialect: no signal, no state of the store's. */
@@ -41,8 +41,22 @@ export type DelegatedStoreOps =
   | 'takeOverdueSchedules'
   | 'stats';
 
-/** Every operation a store hands straight to its dialect. */
-export type StoreParts = Pick<Store, DelegatedStoreOps> & TenantStore & KvStore & CalendarStore & AlertStore;
+/** The Store operations that write through the dialect, then send the signals their result calls for. */
+export type SignalledStoreOps =
+  | 'putSchedule'
+  | 'putSchedules'
+  | 'pauseSchedule'
+  | 'resumeSchedule'
+  | 'claimRuns'
+  | 'settleAndClaim'
+  | 'cancelRun';
+
+/** Every operation a store hands to its dialect. */
+export type StoreParts = Pick<Store, DelegatedStoreOps | SignalledStoreOps> &
+  TenantStore &
+  KvStore &
+  CalendarStore &
+  AlertStore;
 
 /** A dialect's functions for the parts: each takes the connection `C` first, then the operation's arguments. */
 export type StorePartsOps<C> = {
@@ -52,14 +66,17 @@ export type StorePartsOps<C> = {
   ) => Awaited<ReturnType<StoreParts[K]>> | ReturnType<StoreParts[K]>;
 };
 
-type P = StoreParts;
+export type P = StoreParts;
 
-export abstract class StorePartsBase<C> implements StoreParts {
+export abstract class StorePartsBase<C> implements TenantStore, KvStore, CalendarStore, AlertStore {
   /** The dialect's functions, one per operation. */
   protected abstract readonly ops: StorePartsOps<C>;
 
   /** Runs `f` with the store's connection (opened, checked migrated) and answers its result as a promise. */
   protected abstract run<R>(f: (c: C) => R | Promise<R>): Promise<R>;
+
+  /** Sends signals once the operation that calls for them committed (a latency hint for other engines). */
+  protected abstract signal(signals: StoreSignal[]): void | Promise<void>;
 
   protected call<K extends keyof StoreParts>(
     k: K,
@@ -67,123 +84,6 @@ export abstract class StorePartsBase<C> implements StoreParts {
   ): ReturnType<StoreParts[K]> {
     const op = this.ops[k] as (c: C, ...a: Parameters<StoreParts[K]>) => unknown;
     return this.run((c) => op(c, ...args)) as ReturnType<StoreParts[K]>;
-  }
-
-  // ── Store operations (store.ts) ───────────────────────────────────────────────────────────────────────────────
-  getSchedule(...a: Parameters<P['getSchedule']>): ReturnType<P['getSchedule']> {
-    return this.call('getSchedule', a);
-  }
-
-  getSchedules(...a: Parameters<P['getSchedules']>): ReturnType<P['getSchedules']> {
-    return this.call('getSchedules', a);
-  }
-
-  listSchedules(...a: Parameters<P['listSchedules']>): ReturnType<P['listSchedules']> {
-    return this.call('listSchedules', a);
-  }
-
-  deleteSchedule(...a: Parameters<P['deleteSchedule']>): ReturnType<P['deleteSchedule']> {
-    return this.call('deleteSchedule', a);
-  }
-
-  dueTimedPauses(...a: Parameters<P['dueTimedPauses']>): ReturnType<P['dueTimedPauses']> {
-    return this.call('dueTimedPauses', a);
-  }
-
-  nextTimedResumeAt(...a: Parameters<P['nextTimedResumeAt']>): ReturnType<P['nextTimedResumeAt']> {
-    return this.call('nextTimedResumeAt', a);
-  }
-
-  putOccurrenceOverride(
-    ...a: Parameters<P['putOccurrenceOverride']>
-  ): ReturnType<P['putOccurrenceOverride']> {
-    return this.call('putOccurrenceOverride', a);
-  }
-
-  deleteOccurrenceOverride(
-    ...a: Parameters<P['deleteOccurrenceOverride']>
-  ): ReturnType<P['deleteOccurrenceOverride']> {
-    return this.call('deleteOccurrenceOverride', a);
-  }
-
-  listOccurrenceOverrides(
-    ...a: Parameters<P['listOccurrenceOverrides']>
-  ): ReturnType<P['listOccurrenceOverrides']> {
-    return this.call('listOccurrenceOverrides', a);
-  }
-
-  overridesDue(...a: Parameters<P['overridesDue']>): ReturnType<P['overridesDue']> {
-    return this.call('overridesDue', a);
-  }
-
-  pruneOverrides(...a: Parameters<P['pruneOverrides']>): ReturnType<P['pruneOverrides']> {
-    return this.call('pruneOverrides', a);
-  }
-
-  listScheduleRevisions(
-    ...a: Parameters<P['listScheduleRevisions']>
-  ): ReturnType<P['listScheduleRevisions']> {
-    return this.call('listScheduleRevisions', a);
-  }
-
-  getScheduleRevision(...a: Parameters<P['getScheduleRevision']>): ReturnType<P['getScheduleRevision']> {
-    return this.call('getScheduleRevision', a);
-  }
-
-  advanceSchedule(...a: Parameters<P['advanceSchedule']>): ReturnType<P['advanceSchedule']> {
-    return this.call('advanceSchedule', a);
-  }
-
-  advanceSchedules(...a: Parameters<P['advanceSchedules']>): ReturnType<P['advanceSchedules']> {
-    return this.call('advanceSchedules', a);
-  }
-
-  nextScheduleAt(...a: Parameters<P['nextScheduleAt']>): ReturnType<P['nextScheduleAt']> {
-    return this.call('nextScheduleAt', a);
-  }
-
-  nextRollingBackAt(...a: Parameters<P['nextRollingBackAt']>): ReturnType<P['nextRollingBackAt']> {
-    return this.call('nextRollingBackAt', a);
-  }
-
-  settleRuns(...a: Parameters<P['settleRuns']>): ReturnType<P['settleRuns']> {
-    return this.call('settleRuns', a);
-  }
-
-  reclaimExpiredLeases(...a: Parameters<P['reclaimExpiredLeases']>): ReturnType<P['reclaimExpiredLeases']> {
-    return this.call('reclaimExpiredLeases', a);
-  }
-
-  rerunRuns(...a: Parameters<P['rerunRuns']>): ReturnType<P['rerunRuns']> {
-    return this.call('rerunRuns', a);
-  }
-
-  getRun(...a: Parameters<P['getRun']>): ReturnType<P['getRun']> {
-    return this.call('getRun', a);
-  }
-
-  listRuns(...a: Parameters<P['listRuns']>): ReturnType<P['listRuns']> {
-    return this.call('listRuns', a);
-  }
-
-  nextRunDueAt(...a: Parameters<P['nextRunDueAt']>): ReturnType<P['nextRunDueAt']> {
-    return this.call('nextRunDueAt', a);
-  }
-
-  pendingDueAt(...a: Parameters<P['pendingDueAt']>): ReturnType<P['pendingDueAt']> {
-    return this.call('pendingDueAt', a);
-  }
-
-  takeNotFired(...a: Parameters<P['takeNotFired']>): ReturnType<P['takeNotFired']> {
-    return this.call('takeNotFired', a);
-  }
-
-  takeOverdueSchedules(...a: Parameters<P['takeOverdueSchedules']>): ReturnType<P['takeOverdueSchedules']> {
-    return this.call('takeOverdueSchedules', a);
-  }
-
-  stats(...a: Parameters<P['stats']>): ReturnType<P['stats']> {
-    return this.call('stats', a);
   }
 
   // ── tenancy (tenant-store.ts) ────────────────────────────────────────────────────────────────────────────

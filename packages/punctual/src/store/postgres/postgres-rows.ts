@@ -16,7 +16,9 @@ import {
   decodeRun,
   decodeSchedule,
   decodeTenant,
+  type ApiKeyRowShape,
   type JsonColumn,
+  type TenantRowShape,
 } from '../common/row-decoding.js';
 
 /** A positive BIGINT in text: what a run or schedule id looks like. */
@@ -108,29 +110,9 @@ export interface AttemptRow {
   result: Json | null;
 }
 
-export interface TenantRow {
-  id: string;
-  state: string;
-  max_schedules: number | null;
-  max_runs_per_minute: number | null;
-  requests_per_second: number | null;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_until: Int8 | null;
-  created_at: Int8;
-  updated_at: Int8;
-}
+export type TenantRow = TenantRowShape;
 
-export interface ApiKeyRow {
-  id: Int8;
-  tenant_id: string;
-  prefix: string;
-  hash: string;
-  name: string | null;
-  created_at: Int8;
-  revoked_at: Int8 | null;
-  last_used_at: Int8 | null;
-}
+export type ApiKeyRow = ApiKeyRowShape;
 
 /** The columns of `runs`, listed rather than `*` so a prepared statement's result type never changes. */
 export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
@@ -210,7 +192,7 @@ export function columns(list: readonly string[], alias: string): string {
 }
 
 /** JSONB arrives parsed: only SQL NULL (or a column not selected) needs mapping. */
-const pgJson: JsonColumn = <T>(v: unknown) => (v ?? null) as T | null;
+export const pgJson: JsonColumn = <T>(v: unknown) => (v ?? null) as T | null;
 
 export const draftOf = (row: ScheduleRow): ScheduleDraft => decodeDraft(row, pgJson);
 export const toSchedule = (row: ScheduleRow): Schedule => decodeSchedule(row, pgJson);

@@ -8,14 +8,9 @@ import { PunctualError } from '../../errors.js';
 import { KeepScan } from '../keep-scan.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type {
-  ClaimRequest,
-  ClaimResult,
   PruneRequest,
-  PutScheduleRequest,
-  PutScheduleResult,
   RunInsert,
   SchemaVersion,
-  Settlement,
   Store,
   StoreCapabilities,
   StoreSignal,
@@ -23,29 +18,20 @@ import type {
 } from '../store.js';
 import type { KvStore } from '../kv-store.js';
 import type { CalendarStore } from '../calendar-store.js';
-import {
-  abortSignals,
-  claimSignals,
-  decodeSignal,
-  encodeSignal,
-  putSignals,
-  resumeSignals,
-} from '../store-signals.js';
+import { decodeSignal, encodeSignal } from '../store-signals.js';
 import type { TenantStore } from '../tenant-store.js';
 import { appliedVersion, LATEST_VERSION, migrate, requiredVersion, type Migration } from './migrations.js';
-import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
 import { notMigratedOr, PgDb, validateSchema, wakeChannel } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
-import { cancelRun, extendLeases } from './postgres-leases.js';
+import { extendLeases } from './postgres-leases.js';
 import { pruneHistory } from './postgres-queries.js';
 import { insertRunRows } from './postgres-runs.js';
 import * as materializer from './postgres-materializer.js';
-import * as schedules from './postgres-schedules.js';
 import type { AlertStore } from '../alert-store.js';
 import { Wakeups } from './postgres-wakeups.js';
 import { POSTGRES_PARTS } from './postgres-store-parts.js';
-import { StorePartsBase } from '../common/store-parts.js';
+import { StoreOpsBase } from '../common/store-ops.js';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -71,7 +57,7 @@ const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_HOT_POOL_SIZE = 4;
 
 export class PostgresStore
-  extends StorePartsBase<PgDb>
+  extends StoreOpsBase<PgDb>
   implements Store, TenantStore, KvStore, CalendarStore, AlertStore
 {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
@@ -170,40 +156,6 @@ export class PostgresStore
   }
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
-  async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
-    const res = await schedules.putSchedule(await this.#conn(), req);
-    await this.#signal(putSignals([res]));
-    return res;
-  }
-
-  async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
-    const res = await schedules.putSchedules(await this.#conn(), reqs);
-    await this.#signal(putSignals(res));
-    return res;
-  }
-
-  async pauseSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['pauseSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = await schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
-    if (res)
-      await this.#signal([
-        { kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending },
-      ]);
-    return res;
-  }
-
-  async resumeSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['resumeSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = await schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
-    await this.#signal(resumeSignals(res));
-    return res;
-  }
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
 
@@ -225,12 +177,6 @@ export class PostgresStore
     return db.tx((c) => insertRunRows(db, c, runs, now));
   }
 
-  async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
-    const res = await claimRuns(await this.#conn(), req);
-    await this.#signal(claimSignals(res));
-    return res;
-  }
-
   async extendLeases(
     leases: { runId: string; token: string }[],
     until: number,
@@ -239,28 +185,12 @@ export class PostgresStore
     return extendLeases(await this.#conn(), leases, until);
   }
 
-  /** Settles, then claims, in one statement (one commit per worker cycle) when no run needs a decision. */
-  async settleAndClaim(
-    settlements: Settlement[],
-    claim: ClaimRequest,
-  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
-    const res = await settleAndClaim(await this.#conn(), settlements, claim);
-    await this.#signal(claimSignals(res.claim));
-    return res;
-  }
-
-  async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
-    const t = await cancelRun(await this.#conn(), tenantId, runId, now);
-    await this.#signal(abortSignals(t ? [t] : []));
-    return t;
-  }
-
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(await this.#conn(), req, this.#keepScan);
   }
 
   /** Signals every instance on this schema (NOTIFY, after the operation committed); a latency hint only. */
-  async #signal(signals: StoreSignal[]): Promise<void> {
+  protected async signal(signals: StoreSignal[]): Promise<void> {
     if (signals.length === 0) return;
     const db = await this.#conn();
     for (const payload of signals.flatMap(encodeSignal)) await db.notify(db.pool, payload);

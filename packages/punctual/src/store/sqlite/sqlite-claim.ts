@@ -14,10 +14,11 @@ import { randomUUID } from 'node:crypto';
 import { claimSkipsOtherDue, decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
 import { claimShares, shareUntil } from '../common/claim-shares.js';
 import type { Schedule } from '../../domain/schedule.js';
-import type { ClaimedRun, ClaimRequest, ClaimResult, Transition } from '../store.js';
+import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { toRun, toSchedule, type RunRow, type ScheduleRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
+import { settleRuns } from './sqlite-leases.js';
 
 /** Distinct priorities of scheduled runs, highest first: one probe of runs_claim per level. */
 export const PRIORITY_LEVELS = `
@@ -96,6 +97,18 @@ const EXAMINE_FACTOR = 4;
 
 /** Rotates which tenant is served first, per database, so equal shares do not always favour the same one. */
 const rotation = new WeakMap<SqliteDatabase, number>();
+
+/** Settles, then claims, in one commit: the inner transactions nest as savepoints. */
+export function settleAndClaim(
+  sql: SqliteDatabase,
+  settlements: Settlement[],
+  claim: ClaimRequest,
+): { settled: (Transition | null)[]; claim: ClaimResult } {
+  return sql.write(() => ({
+    settled: settleRuns(sql, settlements, claim.now),
+    claim: claimRuns(sql, claim),
+  }));
+}
 
 export function claimRuns(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
   if (req.limit <= 0) return { claimed: [], transitions: [] };

@@ -11,7 +11,9 @@ import {
   decodeRun,
   decodeSchedule,
   decodeTenant,
+  type ApiKeyRowShape,
   type JsonColumn,
+  type TenantRowShape,
 } from '../common/row-decoding.js';
 
 export interface ScheduleRow {
@@ -95,29 +97,9 @@ export interface AttemptRow {
   result: string | null;
 }
 
-export interface TenantRow {
-  id: string;
-  state: string;
-  max_schedules: number | null;
-  max_runs_per_minute: number | null;
-  requests_per_second: number | null;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_until: number | null;
-  created_at: number;
-  updated_at: number;
-}
+export type TenantRow = TenantRowShape;
 
-export interface ApiKeyRow {
-  id: number;
-  tenant_id: string;
-  prefix: string;
-  hash: string;
-  name: string | null;
-  created_at: number;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
+export type ApiKeyRow = ApiKeyRowShape;
 
 /** JSON text for a column; null stays SQL NULL. */
 export function toJson(v: unknown): string | null {
@@ -136,7 +118,7 @@ export function parseId(id: string): number | undefined {
 }
 
 /** JSON columns are text in SQLite. */
-const sqliteJson: JsonColumn = <T>(v: unknown) => fromJson<T>(v as string | null);
+export const sqliteJson: JsonColumn = <T>(v: unknown) => fromJson<T>(v as string | null);
 
 export const toSchedule = (r: ScheduleRow): Schedule => decodeSchedule(r, sqliteJson);
 export const toRun = (r: RunRow): Run => decodeRun(r, sqliteJson);

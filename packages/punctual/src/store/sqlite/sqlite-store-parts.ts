@@ -1,7 +1,7 @@
-// The SQLite store's function for each operation it hands straight to its modules: the Store operations
-// that send no signal and keep no state, and all of TenantStore, KvStore, CalendarStore and AlertStore. One
-// line per operation, naming the module that does it; the operations themselves are written once in
-// store/common/store-parts.ts. It must never run anything itself.
+// The SQLite store's function for each operation it hands to its modules: the Store operations that keep
+// no state of the store's (store/common/store-ops.ts), and all of TenantStore, KvStore, CalendarStore and
+// AlertStore (store/common/store-parts.ts). One line per operation, naming the module that does it; the
+// operations themselves are written once. It must never run anything itself.
 
 import type { StorePartsOps } from '../common/store-parts.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -9,6 +9,7 @@ import * as schedules from './sqlite-schedules.js';
 import * as overrides from './sqlite-overrides.js';
 import * as revisions from './sqlite-revisions.js';
 import * as materializer from './sqlite-materializer.js';
+import * as claim from './sqlite-claim.js';
 import * as leases from './sqlite-leases.js';
 import * as rerun from './sqlite-rerun.js';
 import * as queries from './sqlite-queries.js';
@@ -21,6 +22,13 @@ import * as checks from './sqlite-checks.js';
 import * as expectations from './sqlite-expectations.js';
 
 export const SQLITE_PARTS: StorePartsOps<SqliteDatabase> = {
+  putSchedule: schedules.putSchedule,
+  putSchedules: schedules.putSchedules,
+  pauseSchedule: schedules.pauseSchedule,
+  resumeSchedule: schedules.resumeSchedule,
+  claimRuns: claim.claimRuns,
+  settleAndClaim: claim.settleAndClaim,
+  cancelRun: leases.cancelRun,
   getSchedule: schedules.getSchedule,
   getSchedules: schedules.getSchedules,
   listSchedules: schedules.listSchedules,

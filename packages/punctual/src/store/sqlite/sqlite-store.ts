@@ -6,14 +6,9 @@
 
 import type { Schedule } from '../../domain/schedule.js';
 import type {
-  ClaimRequest,
-  ClaimResult,
   PruneRequest,
-  PutScheduleRequest,
-  PutScheduleResult,
   RunInsert,
   SchemaVersion,
-  Settlement,
   Store,
   StoreCapabilities,
   StoreSignal,
@@ -21,27 +16,24 @@ import type {
 } from '../store.js';
 import type { KvStore } from '../kv-store.js';
 import type { CalendarStore } from '../calendar-store.js';
-import { abortSignals, claimSignals, putSignals, resumeSignals } from '../store-signals.js';
 import type { TenantStore } from '../tenant-store.js';
 import { storageFault } from '../storage-faults.js';
 import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
-import { claimRuns } from './sqlite-claim.js';
 import * as materializer from './sqlite-materializer.js';
 import { SqliteDatabase, type SqliteOptions } from './sqlite-database.js';
 import { KeepScan } from '../keep-scan.js';
 import type { SqliteDriver } from './sqlite-driver.js';
-import { cancelRun, extendLeases, settleRuns } from './sqlite-leases.js';
+import { extendLeases } from './sqlite-leases.js';
 import { pruneHistory } from './sqlite-queries.js';
 import { insertRuns } from './sqlite-runs.js';
-import * as schedules from './sqlite-schedules.js';
 import type { AlertStore } from '../alert-store.js';
 import { SQLITE_PARTS } from './sqlite-store-parts.js';
-import { StorePartsBase } from '../common/store-parts.js';
+import { StoreOpsBase } from '../common/store-ops.js';
 
 export type { SqliteOptions } from './sqlite-database.js';
 
 export class SqliteStore
-  extends StorePartsBase<SqliteDatabase>
+  extends StoreOpsBase<SqliteDatabase>
   implements Store, TenantStore, KvStore, CalendarStore, AlertStore
 {
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
@@ -123,7 +115,7 @@ export class SqliteStore
    * Calls the listeners on the next turn, once the operation's caller has its result (as a NOTIFY arrives
    * after the commit); a listener that throws is ignored.
    */
-  private signal(signals: StoreSignal[]): void {
+  protected signal(signals: StoreSignal[]): void {
     if (signals.length === 0 || this.listeners.size === 0) return;
     const listeners = [...this.listeners];
     setImmediate(() => {
@@ -136,39 +128,6 @@ export class SqliteStore
           }
         }
     });
-  }
-
-  async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
-    const res = schedules.putSchedule(this.sql, req);
-    this.signal(putSignals([res]));
-    return res;
-  }
-
-  async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
-    const res = schedules.putSchedules(this.sql, reqs);
-    this.signal(putSignals(res));
-    return res;
-  }
-
-  async pauseSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['pauseSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = schedules.pauseSchedule(this.sql, tenantId, key, opts);
-    if (res)
-      this.signal([{ kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending }]);
-    return res;
-  }
-
-  async resumeSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['resumeSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = schedules.resumeSchedule(this.sql, tenantId, key, opts);
-    this.signal(resumeSignals(res));
-    return res;
   }
 
   async claimDueSchedules(req: {
@@ -186,37 +145,12 @@ export class SqliteStore
     return this.sql.write(() => insertRuns(this.sql, runs, now));
   }
 
-  async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
-    const res = claimRuns(this.sql, req);
-    this.signal(claimSignals(res));
-    return res;
-  }
-
   async extendLeases(
     leases: { runId: string; token: string }[],
     until: number,
     _now: number,
   ): Promise<string[]> {
     return extendLeases(this.sql, leases, until);
-  }
-
-  async settleAndClaim(
-    settlements: Settlement[],
-    claim: ClaimRequest,
-  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
-    // One commit for both: the inner transactions nest as savepoints.
-    const res = this.sql.write(() => ({
-      settled: settleRuns(this.sql, settlements, claim.now),
-      claim: claimRuns(this.sql, claim),
-    }));
-    this.signal(claimSignals(res.claim));
-    return res;
-  }
-
-  async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
-    const t = cancelRun(this.sql, tenantId, runId, now);
-    this.signal(abortSignals(t ? [t] : []));
-    return t;
   }
 
   async pruneHistory(req: PruneRequest): Promise<number> {
