@@ -1,7 +1,7 @@
 // The Store operations a store hands to its dialect, written once for both: those that only read or write
-// through it (DelegatedStoreOps), and those that then send the signals their result calls for
-// (SignalledStoreOps, the signals chosen in store-signals.ts). Lifecycle and the operations that keep state
-// of their own stay in each store. It owns no state, and must never read a clock (`now` is a parameter).
+// through it, and those that then send the signals their result calls for (chosen in store-signals.ts).
+// Which slot does each is in store-slots.ts; lifecycle and the operations that keep state of their own stay
+// in each store. It owns no state, and must never read a clock (`now` is always a parameter).
 // No ES private members: tests wrap stores in a Proxy, whose calls would not reach one.
 
 import type { StoreSignal } from '../store.js';

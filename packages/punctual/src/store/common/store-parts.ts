@@ -1,6 +1,5 @@
-// The operations a store hands to its dialect, written once for both: their types (the Store operations in
-// store-ops.ts, DelegatedStoreOps and SignalledStoreOps) and, here, all of TenantStore, KvStore,
-// CalendarStore and AlertStore. Each is given to the dialect's function for it (StorePartsOps: one line per
+// The operations a store hands to its dialect, written once for both: their types (the Store operations are
+// in store-ops.ts) and, here, all of TenantStore, KvStore, CalendarStore and AlertStore. Each is given to the dialect's function for it (StorePartsOps: one line per
 // operation in sqlite-store-parts.ts and postgres-store-parts.ts) with the connection the store opens (`run`).
 // It owns no state and no connection, and must never read a clock (`now` is always a parameter).
 // No ES private members: tests wrap stores in a Proxy, whose calls would not reach one.
@@ -10,53 +9,16 @@ import type { CalendarStore } from '../calendar-store.js';
 import type { KvStore } from '../kv-store.js';
 import type { Store, StoreSignal } from '../store.js';
 import type { TenantStore } from '../tenant-store.js';
+import type { SlotOperations } from './store-slots.js';
 
-/** The Store operations that only read or write through the dialect: no signal, no state of the store's. */
-export type DelegatedStoreOps =
-  | 'getSchedule'
-  | 'getSchedules'
-  | 'listSchedules'
-  | 'deleteSchedule'
-  | 'dueTimedPauses'
-  | 'nextTimedResumeAt'
-  | 'putOccurrenceOverride'
-  | 'deleteOccurrenceOverride'
-  | 'listOccurrenceOverrides'
-  | 'overridesDue'
-  | 'pruneOverrides'
-  | 'listScheduleRevisions'
-  | 'getScheduleRevision'
-  | 'advanceSchedule'
-  | 'advanceSchedules'
-  | 'nextScheduleAt'
-  | 'nextRollingBackAt'
-  | 'settleRuns'
-  | 'reclaimExpiredLeases'
-  | 'rerunRuns'
-  | 'getRun'
-  | 'listRuns'
-  | 'nextRunDueAt'
-  | 'pendingDueAt'
-  | 'takeNotFired'
-  | 'takeOverdueSchedules'
-  | 'stats';
-
-/** The Store operations that write through the dialect, then send the signals their result calls for. */
-export type SignalledStoreOps =
-  | 'putSchedule'
-  | 'putSchedules'
-  | 'pauseSchedule'
-  | 'resumeSchedule'
-  | 'claimRuns'
-  | 'settleAndClaim'
-  | 'cancelRun';
-
-/** Every operation a store hands to its dialect. */
-export type StoreParts = Pick<Store, DelegatedStoreOps | SignalledStoreOps> &
-  TenantStore &
-  KvStore &
-  CalendarStore &
-  AlertStore;
+/**
+ * Every operation a store hands to its dialect: all of TenantStore, KvStore, CalendarStore and AlertStore,
+ * and the Store operations named in a slot (store-slots.ts) rather than kept by the store itself.
+ */
+export type StoreParts = Pick<
+  Store & TenantStore & KvStore & CalendarStore & AlertStore,
+  SlotOperations[keyof SlotOperations]
+>;
 
 /** A dialect's functions for the parts: each takes the connection `C` first, then the operation's arguments. */
 export type StorePartsOps<C> = {

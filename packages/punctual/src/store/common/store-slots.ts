@@ -5,13 +5,10 @@
 
 import type { StorePartsOps } from './store-parts.js';
 
-type Slot<C, K extends keyof StorePartsOps<C>> = Pick<StorePartsOps<C>, K>;
-
-/** A dialect's slot modules (`<dialect>-<slot>.ts`), by slot. */
-export interface DialectSlots<C> {
+/** Which operations each slot (`<dialect>-<slot>.ts`) does. */
+export interface SlotOperations {
   /** `-schedules.ts` */
-  schedules: Slot<
-    C,
+  schedules:
     | 'putSchedule'
     | 'putSchedules'
     | 'pauseSchedule'
@@ -21,35 +18,29 @@ export interface DialectSlots<C> {
     | 'listSchedules'
     | 'deleteSchedule'
     | 'dueTimedPauses'
-    | 'nextTimedResumeAt'
-  >;
+    | 'nextTimedResumeAt';
   /** `-overrides.ts` */
-  overrides: Slot<
-    C,
+  overrides:
     | 'putOccurrenceOverride'
     | 'deleteOccurrenceOverride'
     | 'listOccurrenceOverrides'
     | 'overridesDue'
-    | 'pruneOverrides'
-  >;
+    | 'pruneOverrides';
   /** `-revisions.ts` */
-  revisions: Slot<C, 'listScheduleRevisions' | 'getScheduleRevision'>;
+  revisions: 'listScheduleRevisions' | 'getScheduleRevision';
   /** `-materializer.ts` */
-  materializer: Slot<
-    C,
-    'advanceSchedule' | 'advanceSchedules' | 'nextScheduleAt' | 'nextRollingBackAt' | 'takeOverdueSchedules'
-  >;
+  materializer:
+    'advanceSchedule' | 'advanceSchedules' | 'nextScheduleAt' | 'nextRollingBackAt' | 'takeOverdueSchedules';
   /** `-claim.ts` */
-  claim: Slot<C, 'claimRuns' | 'settleAndClaim'>;
+  claim: 'claimRuns' | 'settleAndClaim';
   /** `-leases.ts` */
-  leases: Slot<C, 'cancelRun' | 'settleRuns' | 'reclaimExpiredLeases'>;
+  leases: 'cancelRun' | 'settleRuns' | 'reclaimExpiredLeases';
   /** `-rerun.ts` */
-  rerun: Slot<C, 'rerunRuns'>;
+  rerun: 'rerunRuns';
   /** `-queries.ts` */
-  queries: Slot<C, 'getRun' | 'listRuns' | 'nextRunDueAt' | 'pendingDueAt' | 'takeNotFired' | 'stats'>;
+  queries: 'getRun' | 'listRuns' | 'nextRunDueAt' | 'pendingDueAt' | 'takeNotFired' | 'stats';
   /** `-tenants.ts` */
-  tenants: Slot<
-    C,
+  tenants:
     | 'createTenant'
     | 'getTenant'
     | 'listTenants'
@@ -60,25 +51,21 @@ export interface DialectSlots<C> {
     | 'revokeApiKey'
     | 'touchApiKey'
     | 'countSchedules'
-    | 'countRunsStartedSince'
-  >;
+    | 'countRunsStartedSince';
   /** `-calendars.ts` */
-  calendars: Slot<
-    C,
+  calendars:
     | 'getCalendar'
     | 'listCalendars'
     | 'putCalendar'
     | 'deleteCalendar'
     | 'calendarUsers'
-    | 'rewindCalendarUsers'
-  >;
+    | 'rewindCalendarUsers';
   /** `-calendar-revisions.ts` */
-  calendarRevisions: Slot<C, 'listCalendarRevisions' | 'getCalendarRevision'>;
+  calendarRevisions: 'listCalendarRevisions' | 'getCalendarRevision';
   /** `-kv.ts` */
-  kv: Slot<C, 'kvGet' | 'kvSet' | 'kvDelete' | 'kvList'>;
+  kv: 'kvGet' | 'kvSet' | 'kvDelete' | 'kvList';
   /** `-alerts.ts` */
-  alerts: Slot<
-    C,
+  alerts:
     | 'putAlertChannel'
     | 'getAlertChannel'
     | 'listAlertChannels'
@@ -96,13 +83,15 @@ export interface DialectSlots<C> {
     | 'countOpenAlerts'
     | 'claimAlertDeliveries'
     | 'settleAlertDelivery'
-    | 'nextAlertDeliveryAt'
-  >;
+    | 'nextAlertDeliveryAt';
   /** `-checks.ts` */
-  checks: Slot<C, 'putCheck'>;
+  checks: 'putCheck';
   /** `-expectations.ts` */
-  expectations: Slot<C, 'evaluateDueExpectations' | 'nextExpectationAt' | 'recentOutcomes'>;
+  expectations: 'evaluateDueExpectations' | 'nextExpectationAt' | 'recentOutcomes';
 }
+
+/** A dialect's slot modules, by slot: each with its slot's operations, the connection first. */
+export type DialectSlots<C> = { [S in keyof SlotOperations]: Pick<StorePartsOps<C>, SlotOperations[S]> };
 
 /** The operations a store hands over, each from its slot module. */
 export function slotOps<C>(s: DialectSlots<C>): StorePartsOps<C> {
