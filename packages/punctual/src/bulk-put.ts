@@ -228,14 +228,10 @@ async function overridesOf(
   return out;
 }
 
-/** The stored schedules with these keys, by key (one read when the store can). */
+/** The stored schedules with these keys, by key (one read). */
 async function findStored(api: TenantApi, keys: string[]): Promise<Map<string, Schedule>> {
   const unique = [...new Set(keys)];
-  const found = api.store.getSchedules
-    ? await api.store.getSchedules(api.tenantId, unique)
-    : (await Promise.all(unique.map((k) => api.store.getSchedule(api.tenantId, k)))).filter(
-        (s): s is Schedule => s !== undefined,
-      );
+  const found = await api.store.getSchedules(api.tenantId, unique);
   return new Map(found.map((s) => [s.key, s]));
 }
 

@@ -76,23 +76,19 @@ export async function putSchedules(
   opts: PutManyOptions,
 ): Promise<PutResult[]> {
   const now = api.clock.now();
-  // One read for every input when the store can; otherwise one per input.
+  // One read for every input.
   const keys = inputs.map((input) => input?.key);
-  const found = api.store.getSchedules
-    ? await api.store.getSchedules(
-        api.tenantId,
-        keys.filter((k): k is string => typeof k === 'string'),
-      )
-    : undefined;
-  const byKey = new Map(found?.map((s) => [s.key, s]));
+  const found = await api.store.getSchedules(
+    api.tenantId,
+    keys.filter((k): k is string => typeof k === 'string'),
+  );
+  const byKey = new Map(found.map((s) => [s.key, s]));
   const calendars = await calendarsNamedBy(api.store, api.tenantId, inputs);
   const reqs: PutScheduleRequest[] = [];
   const stored: (Schedule | undefined)[] = [];
   for (const [index, input] of inputs.entries()) {
     try {
-      const existing = found
-        ? byKey.get(keys[index] as string)
-        : await api.store.getSchedule(api.tenantId, input?.key);
+      const existing = byKey.get(keys[index] as string);
       const cas = opts.compareAndSet === true;
       const req = {
         ...api.preparePut(input, existing, now, cas ? existing?.version : undefined, calendars),

@@ -268,7 +268,7 @@ export class Scheduler extends TenantApi {
     this.#alertEvaluator?.start();
     this.#alertDispatcher?.loop.start();
     // Signals from any process sharing the store: act now rather than at the next timer.
-    this.#unsignal = this.store.onSignal?.((signal) => {
+    this.#unsignal = this.store.onSignal((signal) => {
       switch (signal.kind) {
         case 'schedules':
           this.scheduleChanged(signal.at);

@@ -252,7 +252,6 @@ export class Metrics {
   async #refreshStoreGauges(): Promise<void> {
     await this.alerts.refresh();
     const store = this.#scheduler.store;
-    if (!store.stats) return;
     let stats: StoreStats;
     try {
       stats = await store.stats(this.#clock.now());

@@ -45,3 +45,11 @@ export function decideClaim(c: ClaimCandidate, ctx: ClaimContext): ClaimDecision
 
 /** Overlap policies whose waiting runs stay out of the claim query while the schedule runs. */
 export const WAITING_OVERLAPS: readonly string[] = ['bufferOne', 'bufferAll'];
+
+/**
+ * Whether claiming a run of this overlap policy ends the schedule's other due runs (skipped, reason
+ * overlap): bufferOne keeps one buffered run, the one just claimed.
+ */
+export function claimSkipsOtherDue(overlap: string): boolean {
+  return overlap === 'bufferOne';
+}

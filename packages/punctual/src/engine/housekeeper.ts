@@ -64,7 +64,7 @@ export class Housekeeper {
     const stuck = this.opts.unstarted?.(now, grace) ?? [];
     for (const run of [...late, ...stuck]) this.bus.emit('schedule:notFired', notFired(run));
     if (late.length > 0) this.opts.reported?.();
-    for (const s of (await this.store.takeOverdueSchedules?.(now, grace, 1000)) ?? []) {
+    for (const s of await this.store.takeOverdueSchedules(now, grace, 1000)) {
       this.bus.emit('schedule:notFired', {
         tenantId: s.tenantId,
         scheduleId: s.id,

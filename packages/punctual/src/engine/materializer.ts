@@ -86,10 +86,7 @@ export class Materializer {
     const calendars = await appliedCalendarsOf(this.store, due);
     const read = await this.#overrides(due, now);
     const steps = due.map((s) => this.#plan(s, now, calendars, read));
-    const store = this.store;
-    const results = store.advanceSchedules
-      ? await store.advanceSchedules(steps.map((p) => p.advance))
-      : await sequentially(steps, (p) => store.advanceSchedule(p.advance));
+    const results = await this.store.advanceSchedules(steps.map((p) => p.advance));
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, p.exhausted, results[i]!, now));
     if (read !== null) await this.#lateOverrides(due, now, read);
   }
@@ -215,11 +212,4 @@ export class Materializer {
     }
     if (earliest !== Infinity) this.onRunsDue(earliest);
   }
-}
-
-/** Runs `fn` on each item in turn (for a store without advanceSchedules). */
-async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (const item of items) out.push(await fn(item));
-  return out;
 }

@@ -106,11 +106,11 @@ export class SettlementPipeline {
     let claimed: { res: ClaimResult; now: number } | undefined;
     try {
       const now = this.clock.now();
-      const limit = this.store.settleAndClaim ? this.hooks.room() : 0;
+      const limit = this.hooks.room();
       if (limit > 0) {
         this.hooks.reserve(limit);
         try {
-          const both = await this.store.settleAndClaim!(batch, {
+          const both = await this.store.settleAndClaim(batch, {
             workerId: this.opts.workerId,
             now,
             limit,

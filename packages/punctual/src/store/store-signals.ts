@@ -18,6 +18,14 @@ export function putSignals(results: readonly PutScheduleResult[]): StoreSignal[]
   return at === Infinity ? [] : [{ kind: 'schedules', at }];
 }
 
+/** A paused schedule: its workers stop what runs (cancelPending) or hold, as the pause says. */
+export function pauseSignals(
+  res: { schedule: PutScheduleResult['schedule'] } | undefined,
+  cancelPending: boolean,
+): StoreSignal[] {
+  return res ? [{ kind: 'paused', scheduleId: res.schedule.id, cancelPending }] : [];
+}
+
 /** A resumed schedule: materialise before its next occurrence (earlier for one that rolls back). */
 export function resumeSignals(res: { schedule: PutScheduleResult['schedule'] } | undefined): StoreSignal[] {
   const s = res?.schedule;

@@ -331,10 +331,10 @@ export interface Store {
    */
   migrate(): Promise<void>;
   /**
-   * Optional: the applied and the expected schema version, read without migrating or creating anything
-   * (applied is 0 when the migrations table does not exist). applied > expected: a newer Punctual migrated it.
+   * The applied and the expected schema version, read without migrating or creating anything (applied is 0
+   * when the migrations table does not exist). applied > expected: a newer Punctual migrated it.
    */
-  schemaVersion?(): Promise<SchemaVersion>;
+  schemaVersion(): Promise<SchemaVersion>;
   close(): Promise<void>;
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
@@ -347,10 +347,10 @@ export interface Store {
   putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]>;
   getSchedule(tenantId: string, key: string): Promise<Schedule | undefined>;
   /**
-   * Optional: the tenant's schedules with these keys, in one read (a bulk put looks up every input at once).
-   * Keys with no schedule are left out; each schedule comes once, in the order of its key's first mention.
+   * The tenant's schedules with these keys, in one read (a bulk put looks up every input at once). Keys with
+   * no schedule are left out; each schedule comes once, in the order of its key's first mention.
    */
-  getSchedules?(tenantId: string, keys: string[]): Promise<Schedule[]>;
+  getSchedules(tenantId: string, keys: string[]): Promise<Schedule[]>;
   listSchedules(q: ScheduleQuery): Promise<Page<Schedule>>;
   /**
    * Deletes the schedule; its pending runs become `cancelled` (`deleted`); history is kept, and a `deleted`
@@ -443,10 +443,10 @@ export interface Store {
   }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /**
-   * Optional: several advances (of distinct schedules) in one transaction, one commit: the same rules as
+   * Several advances (of distinct schedules) in one transaction, one commit: the same rules as
    * advanceSchedule for each, each its own compare-and-set. Results in input order.
    */
-  advanceSchedules?(advances: Advance[]): Promise<AdvanceResult[]>;
+  advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]>;
   /** Earliest nextFireAt among active schedules (for the materializer's timer). */
   nextScheduleAt(): Promise<number | null>;
   /** The earliest nextFireAt among active schedules whose business-day rule rolls back (`roll: "previous"`). */
@@ -465,10 +465,10 @@ export interface Store {
   /** Settles runs in one transaction. A settlement with a stale token is refused: its slot is null. */
   settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]>;
   /**
-   * Optional: settles, then claims in the same transaction (one commit instead of two per worker cycle).
-   * Same rules as settleRuns followed by claimRuns.
+   * Settles, then claims in the same transaction (one commit instead of two per worker cycle). Same rules as
+   * settleRuns followed by claimRuns.
    */
-  settleAndClaim?(
+  settleAndClaim(
     settlements: Settlement[],
     claim: ClaimRequest,
   ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }>;
@@ -498,27 +498,32 @@ export interface Store {
    */
   takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]>;
   /**
-   * Optional: active schedules whose next occurrence (nextFireAt) + graceMs < now, i.e. that nothing
+   * Active schedules whose next occurrence (nextFireAt) + graceMs < now, i.e. that nothing
    * materialised (no instance materialising, or its materializer stuck), and that were not reported for that
    * occurrence yet: marks them reported and returns them ("schedule not fired" detection, once per
    * occurrence whatever the number of instances).
    */
-  takeOverdueSchedules?(now: number, graceMs: number, limit: number): Promise<Schedule[]>;
+  takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]>;
   /** Deletes old final runs and their attempts; returns how many runs were deleted. */
   pruneHistory(req: PruneRequest): Promise<number>;
 
   /**
-   * Optional (shared stores): the store server's clock minus `localNow()`, in ms, measured with round-trip
-   * compensation. The engine adds it to its clock so instances with skewed clocks agree on what is due.
+   * Optional, shared stores only: the store server's clock minus `localNow()`, in ms, measured with
+   * round-trip compensation. The engine adds it to its clock so instances with skewed clocks agree on what is
+   * due. Optional because an embedded store has no server clock: it shares the process's clock, whose offset
+   * is zero by definition.
    */
   measureClockOffset?(localNow: () => number): Promise<number>;
 
-  /** Optional: counts for metrics, every one answered from an index (never a scan of runs). */
-  stats?(now: number): Promise<StoreStats>;
+  /** Counts for metrics, every one answered from an index (never a scan of runs). */
+  stats(now: number): Promise<StoreStats>;
 
-  /** Optional: calls `listener` with every StoreSignal a store operation of any process sharing it sent. */
-  onSignal?(listener: (signal: StoreSignal) => void): () => void;
+  /** Calls `listener` with every StoreSignal a store operation of any process sharing it sent. */
+  onSignal(listener: (signal: StoreSignal) => void): () => void;
 
-  /** Only when capabilities.wakeups: called when another process inserted a run due at `dueAt`. */
+  /**
+   * Only when capabilities.wakeups: called when another process inserted a run due at `dueAt`. Optional
+   * because a store without other processes (capabilities.wakeups false) has nobody to hear from.
+   */
   onWake?(listener: (dueAt: number) => void): () => void;
 }

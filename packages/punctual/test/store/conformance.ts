@@ -4,7 +4,8 @@
 //
 // Usage: describeStoreConformance('my-store', async () => ({ store, cleanup }));
 // `open` is called before every test and must return an empty, usable store (migrate() may be called again).
-// Groups for optional parts of the contract (tenancy, stats) are skipped for a store that does not have them.
+// Groups for optional parts of the contract (tenancy, key-value, calendars, alerts) are skipped for a store
+// that does not have them.
 
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
@@ -25,7 +26,7 @@ import { runTests } from './conformance/runs.js';
 import { rerunTests } from './conformance/reruns.js';
 import { scheduleTests } from './conformance/schedules.js';
 import { scheduleFieldTests } from './conformance/schedule-fields.js';
-import { hasStats, hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
+import { hasTenancy, statsTests, tenantTests } from './conformance/tenants.js';
 
 const GROUPS = {
   schedules: scheduleTests,
@@ -54,7 +55,6 @@ export type ConformanceGroup = keyof typeof GROUPS;
 /** Groups of an optional part of the contract: run only for a store that implements it. */
 const REQUIRES: Partial<Record<ConformanceGroup, (store: Store) => boolean>> = {
   tenants: hasTenancy,
-  stats: hasStats,
   kv: hasKv,
   calendars: hasCalendars,
   calendarRevisions: hasCalendars,

@@ -15,8 +15,12 @@ import {
   STATS_RUNNING,
   STATS_SCHEDULES,
 } from '../../src/store/sqlite/sqlite-queries.js';
-import { CLAIM_DUE, SCHEDULE_CLAIMS_DDL } from '../../src/store/sqlite/sqlite-schedule-claims.js';
-import { NEXT_SCHEDULE_AT, TAKE_OVERDUE } from '../../src/store/sqlite/sqlite-schedules.js';
+import {
+  CLAIM_DUE,
+  NEXT_SCHEDULE_AT,
+  SCHEDULE_CLAIMS_DDL,
+  TAKE_OVERDUE,
+} from '../../src/store/sqlite/sqlite-materializer.js';
 import { DUE_EXPECTATIONS, RECENT_OUTCOMES } from '../../src/store/sqlite/sqlite-expectations.js';
 import { COUNT_SCHEDULES, COUNT_STARTED } from '../../src/store/sqlite/sqlite-tenants.js';
 import { sqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -16,7 +16,8 @@
 // another instance holds is left alone: its runs stay scheduled for the next claim. Never waiting for that
 // lock is what keeps the claim free of deadlocks.
 
-import { decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
+import { claimSkipsOtherDue, decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
+import { claimShares, shareUntil } from '../common/claim-shares.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import {
@@ -178,22 +179,14 @@ class Claim {
   }
 
   /**
-   * Fair across tenants (as the SQLite store): when several tenants have runs due, each gets an equal share
-   * of the claim, starting with a rotating tenant (`turn`), then what is left goes to them in the same order;
-   * a tenant's backlog never holds back another's runs due at the same moment. One tenant: plain order.
+   * Fair across tenants (as the SQLite store): the shares among tenants with runs due are planned in
+   * store/common/claim-shares.ts (a rotating first tenant, `turn`); this executes them in order.
    */
   async run(turn: number): Promise<ClaimResult> {
     const { rows } = await this.c.query<{ tenant_id: string }>(dueTenantsSql(this.db.s), [this.req.now]);
     const tenants = rows.map((r) => r.tenant_id);
-    if (tenants.length > 1) {
-      const start = turn % tenants.length;
-      const order = [...tenants.slice(start), ...tenants.slice(0, start)];
-      const share = Math.max(1, Math.ceil(this.req.limit / tenants.length));
-      for (const cap of [share, this.req.limit]) {
-        for (const tenant of order) await this.#pages(Math.min(this.req.limit, this.#claims + cap), tenant);
-      }
-    } else {
-      await this.#pages(this.req.limit, null);
+    for (const share of claimShares(tenants, turn, this.req.limit)) {
+      await this.#pages(shareUntil(share, this.#claims, this.req.limit), share.tenant);
     }
     return { claimed: this.#claimed, transitions: this.#transitions };
   }
@@ -295,7 +288,7 @@ class Claim {
     steps.push({ kind: 'claim', id, schedule });
     this.#claims++;
     this.#claimedIn.add(sid);
-    if (row.overlap === 'bufferOne') {
+    if (claimSkipsOtherDue(row.overlap)) {
       this.#buffered.add(sid);
       steps.push({ kind: 'skipOtherDue', scheduleId: sid });
     }

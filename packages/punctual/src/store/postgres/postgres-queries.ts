@@ -6,15 +6,8 @@ import type { Attempt, Run } from '../../domain/run.js';
 import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
 import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { PgDb } from './postgres-database.js';
-import {
-  decodeCursor,
-  encodeCursor,
-  ID_RE,
-  toAttempt,
-  toRun,
-  type AttemptRow,
-  type RunRow,
-} from './postgres-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { ID_RE, toAttempt, toRun, type AttemptRow, type RunRow } from './postgres-rows.js';
 
 /** Final states by retention: failures are kept for failedRetentionMs, the rest for retentionMs. */
 const KEPT_LONG = ['succeeded', 'skipped', 'cancelled'];

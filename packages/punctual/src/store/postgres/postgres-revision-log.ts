@@ -7,7 +7,7 @@ import { REVISIONS_KEPT } from '../../domain/schedule-revision.js';
 import type { Page } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { decodeCursor, encodeCursor } from './postgres-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 
 /**
  * A revision table and the column naming what its revisions are of; `select`, when given, is the statement's

@@ -7,7 +7,7 @@
 import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
-import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
+import { contentJson, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
@@ -18,7 +18,8 @@ import {
   revisionRowOfVersion,
   type RevisionLog,
 } from './postgres-revision-log.js';
-import { toSchedule, type ScheduleRow } from './postgres-rows.js';
+import { pgJson, toSchedule, type ScheduleRow } from './postgres-rows.js';
+import { decodeRevision } from '../common/row-decoding.js';
 
 type Int8 = string | number;
 
@@ -48,22 +49,7 @@ const SELECT = (s: string) => `
 const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key', select: SELECT };
 
 function toRevision(r: RevisionRow): ScheduleRevision {
-  const current: Schedule | undefined = r.current === null ? undefined : toSchedule(r.current);
-  const { diff, content } = restoreRevision({ diff: r.diff, content: r.content, current }, r);
-  return {
-    seq: Number(r.seq),
-    scheduleId: String(r.schedule_id),
-    tenantId: r.tenant_id,
-    key: r.key,
-    version: r.version,
-    at: Number(r.at),
-    actor: r.actor,
-    change: r.change as ScheduleRevision['change'],
-    fromVersion: r.from_version,
-    state: r.state as ScheduleRevision['state'],
-    diff,
-    content,
-  };
+  return decodeRevision(r, pgJson, r.current === null ? undefined : toSchedule(r.current));
 }
 
 /**

@@ -1,18 +1,25 @@
-// Translation between PostgreSQL rows and domain objects: row shapes, row → Schedule / Run / Attempt, the
-// stable JSON used to compare drafts, and the opaque page cursors. Pure functions only: it must never run a
-// query or read a clock.
+// PostgreSQL rows: their shapes and column lists, and how their JSONB columns arrive (parsed) for the shared
+// decoding (store/common/row-decoding.ts). Pure functions only: it must never run a query or read a clock.
 
-import { PunctualError } from '../../errors.js';
 import type { ScheduleExpect } from '../../domain/schedule-expect.js';
 import type { Json } from '../../domain/json.js';
-import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
-import { expandPolicies } from '../stored-policies.js';
-import type { Schedule, ScheduleDraft, ScheduleState } from '../../domain/schedule.js';
-import type { SpecKind } from '../../domain/timing/compiled-spec.js';
+import type { Attempt, Run, RunError } from '../../domain/run.js';
+import type { Schedule, ScheduleDraft } from '../../domain/schedule.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
 import type { Target } from '../../domain/target.js';
-import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
+import type { ApiKey, Tenant } from '../tenant-store.js';
+import {
+  decodeApiKey,
+  decodeAttempt,
+  decodeDraft,
+  decodeRun,
+  decodeSchedule,
+  decodeTenant,
+  type ApiKeyRowShape,
+  type JsonColumn,
+  type TenantRowShape,
+} from '../common/row-decoding.js';
 
 /** A positive BIGINT in text: what a run or schedule id looks like. */
 export const ID_RE = /^[1-9][0-9]{0,17}$/;
@@ -103,29 +110,9 @@ export interface AttemptRow {
   result: Json | null;
 }
 
-export interface TenantRow {
-  id: string;
-  state: string;
-  max_schedules: number | null;
-  max_runs_per_minute: number | null;
-  requests_per_second: number | null;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_until: Int8 | null;
-  created_at: Int8;
-  updated_at: Int8;
-}
+export type TenantRow = TenantRowShape;
 
-export interface ApiKeyRow {
-  id: Int8;
-  tenant_id: string;
-  prefix: string;
-  hash: string;
-  name: string | null;
-  created_at: Int8;
-  revoked_at: Int8 | null;
-  last_used_at: Int8 | null;
-}
+export type ApiKeyRow = ApiKeyRowShape;
 
 /** The columns of `runs`, listed rather than `*` so a prepared statement's result type never changes. */
 export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
@@ -204,147 +191,17 @@ export function columns(list: readonly string[], alias: string): string {
   return list.map((c) => `${alias}.${c}`).join(', ');
 }
 
-const num = (v: Int8): number => Number(v);
-const numOrNull = (v: Int8 | null): number | null => (v === null ? null : Number(v));
+/** JSONB arrives parsed: only SQL NULL (or a column not selected) needs mapping. */
+export const pgJson: JsonColumn = <T>(v: unknown) => (v ?? null) as T | null;
 
-export function draftOf(row: ScheduleRow): ScheduleDraft {
-  return {
-    tenantId: row.tenant_id,
-    key: row.key,
-    spec: row.spec,
-    specKind: row.spec_kind as SpecKind,
-    tz: row.tz,
-    target: row.target,
-    payload: row.payload,
-    policies: expandPolicies(row.policies),
-    startAt: numOrNull(row.start_at),
-    endAt: numOrNull(row.end_at),
-    maxRuns: row.max_runs,
-    jitterMs: num(row.jitter_ms),
-    description: row.description,
-    summary: row.summary,
-    labels: row.labels,
-    dst: row.dst ?? null,
-    calendarRules: row.calendar_rules ?? null,
-    expect: row.expect ?? null,
-  };
-}
-
-export function toSchedule(row: ScheduleRow): Schedule {
-  return {
-    id: String(row.id),
-    ...draftOf(row),
-    state: row.state as ScheduleState,
-    version: row.version,
-    nextFireAt: numOrNull(row.next_fire_at),
-    materializedCount: num(row.fired_count),
-    firedCount: num(row.executed_count),
-    lastFiredAt: numOrNull(row.last_fired_at),
-    lastSucceededAt: numOrNull(row.last_succeeded_at),
-    pausedAt: numOrNull(row.paused_at),
-    pausedUntil: numOrNull(row.paused_until),
-    note: row.note,
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
-}
-
-export function toRun(row: RunRow): Run {
-  return {
-    id: String(row.id),
-    tenantId: row.tenant_id,
-    scheduleId: String(row.schedule_id),
-    scheduleKey: row.schedule_key,
-    scheduleVersion: row.schedule_version,
-    // Kept when occurrence_key is released; runs that are not unique occurrences get one of their own.
-    occurrenceId: row.occurrence_id ?? `${row.schedule_id}:manual:${row.id}`,
-    kind: row.kind as RunKind,
-    state: row.state as RunState,
-    scheduledFor: num(row.scheduled_for),
-    dueAt: num(row.due_at),
-    expiresAt: numOrNull(row.expires_at),
-    priority: row.priority,
-    attempt: row.attempt,
-    maxAttempts: row.max_attempts,
-    checks: row.checks,
-    payload: row.payload,
-    reason: row.reason as RunReason | null,
-    error: row.error,
-    result: row.result,
-    details: row.details,
-    createdAt: num(row.created_at),
-    startedAt: numOrNull(row.started_at),
-    finishedAt: numOrNull(row.finished_at),
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: numOrNull(row.lease_expires_at),
-  };
-}
-
-export function toAttempt(row: AttemptRow): Attempt {
-  return {
-    runId: String(row.run_id),
-    attempt: row.attempt,
-    workerId: row.worker_id,
-    startedAt: num(row.started_at),
-    finishedAt: num(row.finished_at),
-    outcome: row.outcome as Attempt['outcome'],
-    error: row.error,
-    result: row.result,
-  };
-}
-
-export function toTenant(r: TenantRow): Tenant {
-  return {
-    id: r.id,
-    state: r.state as TenantState,
-    quotas: {
-      maxSchedules: r.max_schedules,
-      maxRunsPerMinute: r.max_runs_per_minute,
-      requestsPerSecond: r.requests_per_second,
-    },
-    webhookSecret: r.webhook_secret,
-    previousWebhookSecret: r.previous_webhook_secret,
-    previousSecretUntil: numOrNull(r.previous_secret_until),
-    createdAt: num(r.created_at),
-    updatedAt: num(r.updated_at),
-  };
-}
-
-export function toApiKey(r: ApiKeyRow): ApiKey {
-  return {
-    id: String(r.id),
-    tenantId: r.tenant_id,
-    prefix: r.prefix,
-    hash: r.hash,
-    name: r.name,
-    createdAt: num(r.created_at),
-    revokedAt: numOrNull(r.revoked_at),
-    lastUsedAt: numOrNull(r.last_used_at),
-  };
-}
+export const draftOf = (row: ScheduleRow): ScheduleDraft => decodeDraft(row, pgJson);
+export const toSchedule = (row: ScheduleRow): Schedule => decodeSchedule(row, pgJson);
+export const toRun = (row: RunRow): Run => decodeRun(row, pgJson);
+export const toAttempt = (row: AttemptRow): Attempt => decodeAttempt(row, pgJson);
+export const toTenant: (r: TenantRow) => Tenant = decodeTenant;
+export const toApiKey: (r: ApiKeyRow) => ApiKey = decodeApiKey;
 
 /** JSON for a JSONB parameter (null stays SQL NULL). */
 export function jsonParam(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
-}
-
-export function encodeCursor(parts: (string | number)[]): string {
-  return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
-}
-
-/** Decodes a cursor made by encodeCursor with the given shape; CURSOR_INVALID otherwise. */
-export function decodeCursor<T extends readonly (string | number)[]>(
-  cursor: string,
-  shape: readonly ('string' | 'number')[],
-): T {
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    v = undefined;
-  }
-  if (!Array.isArray(v) || v.length !== shape.length || v.some((x, i) => typeof x !== shape[i])) {
-    throw new PunctualError('CURSOR_INVALID', 'the page cursor is not one this listing returned', { cursor });
-  }
-  return v as unknown as T;
 }

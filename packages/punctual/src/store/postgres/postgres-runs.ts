@@ -5,6 +5,7 @@
 import { PunctualError } from '../../errors.js';
 import type { RunReason, RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
+import { runTransitions } from '../common/transitions.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { ID_RE, jsonParam, RUN_COLUMNS, toRun, type RunRow } from './postgres-rows.js';
@@ -16,10 +17,7 @@ export function scheduleIdOf(id: string): string {
 }
 
 export function transitionsOf(rows: RunRow[], from: RunState | null): Transition[] {
-  return rows
-    .map((r) => toRun(r))
-    .sort((a, b) => Number(a.id) - Number(b.id))
-    .map((run) => ({ run, from, to: run.state }));
+  return runTransitions(rows.map(toRun), from);
 }
 
 /**

@@ -4,10 +4,10 @@
 // over arrays. A put of one schedule takes the same path. The caller holds the rows' locks (FOR UPDATE) in
 // its transaction; it must never read a clock (`now` comes with each put).
 
-import { PunctualError } from '../../errors.js';
 import { sameDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import { putRevision } from '../revision-record.js';
+import { putRefusal } from '../common/put-rules.js';
 import { compactPolicies } from '../stored-policies.js';
 import { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from '../store.js';
 import type { PgDb } from './postgres-database.js';
@@ -16,19 +16,6 @@ import { dropOverrides } from './postgres-overrides.js';
 import { insertRevisions, keepRevisionsContent } from './postgres-revisions.js';
 import { draftOf, jsonParam, toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
-
-/** `expected` null: the put expected no schedule with the key (expectAbsent). */
-export function conflict(key: string, expected: number | null, actual: number | null): PunctualError {
-  return new PunctualError(
-    'VERSION_CONFLICT',
-    `schedule ${key} is at version ${actual ?? 'none'}, not ${expected ?? 'none'}`,
-    {
-      key,
-      expected,
-      actual,
-    },
-  );
-}
 
 /** The schedule columns a put writes, in the order of the INSERT (postgres-schedules.ts) and the UPDATE below. */
 export function contentOf(d: PutScheduleRequest['draft']): unknown[] {
@@ -109,10 +96,8 @@ export async function changeSchedules(
   const changed: { at: number; req: PutScheduleRequest; was: ReturnType<typeof toSchedule> }[] = [];
   for (const [at, { req, current }] of puts.entries()) {
     const d = req.draft;
-    if (req.expectedVersion !== undefined && req.expectedVersion !== current.version) {
-      throw conflict(d.key, req.expectedVersion, current.version);
-    }
-    if (req.expectAbsent === true) throw conflict(d.key, null, current.version);
+    const refusal = putRefusal(req, current.version);
+    if (refusal !== undefined) throw refusal;
     const was = toSchedule(current);
     if (sameAsStored(req, was, () => sameDraft(draftOf(current), d))) {
       out[at] = { schedule: was, created: false, changed: false, transitions: [] };

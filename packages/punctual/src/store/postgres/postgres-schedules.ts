@@ -15,12 +15,14 @@ import type { Schedule } from '../../domain/schedule.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { Filters } from './postgres-queries.js';
-import { decodeCursor, encodeCursor, toSchedule, type ScheduleRow } from './postgres-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { toSchedule, type ScheduleRow } from './postgres-rows.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { stateRevision } from '../revision-record.js';
 import { insertRevisions, keepRevisionContent } from './postgres-revisions.js';
-import { changeSchedules, conflict, contentOf, expectParam } from './postgres-schedule-changes.js';
+import { versionConflict } from '../common/put-rules.js';
+import { changeSchedules, contentOf, expectParam } from './postgres-schedule-changes.js';
 
 export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<PutScheduleResult> {
   if (req.expectNew === true && req.expectedVersion === undefined) {
@@ -75,7 +77,8 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
     const locked: number[] = [];
     for (const [i, req] of reqs.entries()) {
       if (current.has(keys[i]!)) locked.push(i);
-      else if (req.expectedVersion !== undefined) throw conflict(req.draft.key, req.expectedVersion, null);
+      else if (req.expectedVersion !== undefined)
+        throw versionConflict(req.draft.key, req.expectedVersion, null);
       else fresh.push(i);
     }
     const changed = await changeSchedules(
@@ -183,7 +186,7 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
   );
   const current = found[0];
   if (current === undefined) {
-    if (req.expectedVersion !== undefined) throw conflict(d.key, req.expectedVersion, null);
+    if (req.expectedVersion !== undefined) throw versionConflict(d.key, req.expectedVersion, null);
     return (await insertSchedules(db, c, [req]))[0]!;
   }
   return (await changeSchedules(db, c, [{ req, current }]))[0]!;

@@ -6,58 +6,21 @@
 
 import { PunctualError } from '../../errors.js';
 import { KeepScan } from '../keep-scan.js';
-import type { Json } from '../../domain/json.js';
-import type { Attempt, Run } from '../../domain/run.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type {
-  Advance,
-  AdvanceResult,
-  ClaimRequest,
-  ClaimResult,
-  Page,
   PruneRequest,
-  PutScheduleRequest,
-  PutScheduleResult,
   RunInsert,
-  RevisionQuery,
-  RunQuery,
-  ScheduleQuery,
   SchemaVersion,
-  Settlement,
   Store,
   StoreCapabilities,
   StoreSignal,
-  StoreStats,
   Transition,
-  RerunRequest,
-  RerunResult,
-  OverrideRemoval,
-  OverrideWrite,
 } from '../store.js';
-import type { OccurrenceOverride } from '../../domain/occurrence-override.js';
-import type { KvEntry, KvLimits, KvListQuery, KvStore } from '../kv-store.js';
-import type {
-  CalendarRevisionQuery,
-  CalendarStore,
-  DeleteCalendarOptions,
-  PutCalendarRequest,
-  PutCalendarResult,
-  RewindCalendarUsers,
-} from '../calendar-store.js';
-import type { Calendar } from '../../domain/calendar/calendar.js';
-import type { CalendarRevision } from '../../domain/calendar/calendar-revision.js';
-import * as calendarRevisions from './postgres-calendar-revisions.js';
-import {
-  abortSignals,
-  claimSignals,
-  decodeSignal,
-  encodeSignal,
-  putSignals,
-  resumeSignals,
-} from '../store-signals.js';
-import type { ApiKey, Tenant, TenantQuotas, TenantStore } from '../tenant-store.js';
+import type { KvStore } from '../kv-store.js';
+import type { CalendarStore } from '../calendar-store.js';
+import { decodeSignal, encodeSignal } from '../store-signals.js';
+import type { TenantStore } from '../tenant-store.js';
 import { appliedVersion, LATEST_VERSION, migrate, requiredVersion, type Migration } from './migrations.js';
-import { claimRuns, settleAndClaim } from './postgres-claim.js';
 import { measureClockOffset, type ClockOffset } from './postgres-clock-offset.js';
 import {
   HOT_SESSION,
@@ -68,41 +31,14 @@ import {
   wakeChannel,
 } from './postgres-database.js';
 import { createClient, createPool } from './postgres-driver.js';
-import { cancelRun, extendLeases, reclaimExpiredLeases, settleRuns } from './postgres-leases.js';
-import { rerunRuns } from './postgres-rerun.js';
-import {
-  getRun,
-  listRuns,
-  nextRunDueAt,
-  pendingDueAt,
-  pruneHistory,
-  stats,
-  takeNotFired,
-} from './postgres-queries.js';
+import { extendLeases } from './postgres-leases.js';
+import { pruneHistory } from './postgres-queries.js';
 import { insertRunRows } from './postgres-runs.js';
 import * as materializer from './postgres-materializer.js';
-import * as schedules from './postgres-schedules.js';
-import * as overrides from './postgres-overrides.js';
-import * as revisions from './postgres-revisions.js';
-import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
-import * as kv from './postgres-kv.js';
-import * as calendars from './postgres-calendars.js';
-import * as alerts from './postgres-alerts.js';
-import * as checks from './postgres-checks.js';
-import * as expectations from './postgres-expectations.js';
-import type {
-  Alert,
-  AlertChannel,
-  AlertClearance,
-  AlertCondition,
-  AlertDelivery,
-  Check,
-  ClaimedAlertDelivery,
-} from '../../domain/alert.js';
-import type { AlertChannelInput, CheckInput } from '../../domain/alert-input.js';
-import type { AlertDeliveryResult, AlertListQuery, AlertStore } from '../alert-store.js';
-import * as tenants from './postgres-tenants.js';
+import type { AlertStore } from '../alert-store.js';
 import { Wakeups } from './postgres-wakeups.js';
+import { POSTGRES_PARTS } from './postgres-store-parts.js';
+import { StoreOpsBase } from '../common/store-ops.js';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -127,7 +63,10 @@ export interface PostgresStoreOptions {
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_HOT_POOL_SIZE = 4;
 
-export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore, AlertStore {
+export class PostgresStore
+  extends StoreOpsBase<PgDb>
+  implements Store, TenantStore, KvStore, CalendarStore, AlertStore
+{
   readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
   readonly schema: string;
   readonly #opts: PostgresStoreOptions;
@@ -139,7 +78,11 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
   /** The schema was seen migrated (by this store's migrate() or a check): data operations may run. */
   #migrated = false;
 
+  /** The operations handed straight to the modules (store/common/store-parts.ts). */
+  protected readonly ops = POSTGRES_PARTS;
+
   constructor(opts: PostgresStoreOptions) {
+    super();
     this.#opts = { ...opts };
     this.schema = validateSchema(opts.schema ?? 'punctual');
   }
@@ -156,6 +99,10 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
       this.#migrated = true;
       return db;
     });
+  }
+
+  protected async run<R>(f: (db: PgDb) => R | Promise<R>): Promise<R> {
+    return f(await this.#conn());
   }
 
   /** The connection context, created (and `pg` loaded) on first use. */
@@ -216,112 +163,8 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
   }
 
   // ── schedules ────────────────────────────────────────────────────────────────────────────────────
-  async putSchedule(req: PutScheduleRequest): Promise<PutScheduleResult> {
-    const res = await schedules.putSchedule(await this.#conn(), req);
-    await this.#signal(putSignals([res]));
-    return res;
-  }
-
-  async putSchedules(reqs: PutScheduleRequest[]): Promise<PutScheduleResult[]> {
-    const res = await schedules.putSchedules(await this.#conn(), reqs);
-    await this.#signal(putSignals(res));
-    return res;
-  }
-
-  async getSchedule(tenantId: string, key: string): Promise<Schedule | undefined> {
-    return schedules.getSchedule(await this.#conn(), tenantId, key);
-  }
-
-  async getSchedules(tenantId: string, keys: string[]): Promise<Schedule[]> {
-    return schedules.getSchedules(await this.#conn(), tenantId, keys);
-  }
-
-  async listSchedules(q: ScheduleQuery): Promise<Page<Schedule>> {
-    return schedules.listSchedules(await this.#conn(), q);
-  }
-
-  async deleteSchedule(
-    tenantId: string,
-    key: string,
-    now: number,
-    note?: RevisionNote,
-  ): Promise<{ deleted: boolean; transitions: Transition[] }> {
-    return schedules.deleteSchedule(await this.#conn(), tenantId, key, now, note);
-  }
-
-  async pauseSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['pauseSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = await schedules.pauseSchedule(await this.#conn(), tenantId, key, opts);
-    if (res)
-      await this.#signal([
-        { kind: 'paused', scheduleId: res.schedule.id, cancelPending: opts.cancelPending },
-      ]);
-    return res;
-  }
-
-  async resumeSchedule(
-    tenantId: string,
-    key: string,
-    opts: Parameters<Store['resumeSchedule']>[2],
-  ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
-    const res = await schedules.resumeSchedule(await this.#conn(), tenantId, key, opts);
-    await this.#signal(resumeSignals(res));
-    return res;
-  }
-
-  async dueTimedPauses(now: number, limit: number): Promise<Schedule[]> {
-    return schedules.dueTimedPauses(await this.#conn(), now, limit);
-  }
-
-  async nextTimedResumeAt(): Promise<number | null> {
-    return schedules.nextTimedResumeAt(await this.#conn());
-  }
-
-  async putOccurrenceOverride(w: OverrideWrite): Promise<{ transition: Transition | null }> {
-    return overrides.putOccurrenceOverride(await this.#conn(), w);
-  }
-
-  async deleteOccurrenceOverride(
-    r: OverrideRemoval,
-  ): Promise<{ removed: boolean; transition: Transition | null }> {
-    return overrides.deleteOccurrenceOverride(await this.#conn(), r);
-  }
-
-  async listOccurrenceOverrides(
-    tenantId: string,
-    scheduleId: string,
-    opts: { from: number; limit: number },
-  ): Promise<OccurrenceOverride[]> {
-    return overrides.listOccurrenceOverrides(await this.#conn(), tenantId, scheduleId, opts);
-  }
-
-  async overridesDue(
-    scheduleIds: readonly string[],
-    from: number,
-    until: number,
-  ): Promise<OccurrenceOverride[]> {
-    return overrides.overridesDue(await this.#conn(), scheduleIds, from, until);
-  }
-
-  async pruneOverrides(req: { before: number; limit: number }): Promise<number> {
-    return overrides.pruneOverrides(await this.#conn(), req);
-  }
 
   // ── materializer ─────────────────────────────────────────────────────────────────────────────────
-  async listScheduleRevisions(q: RevisionQuery): Promise<Page<ScheduleRevision>> {
-    return revisions.listScheduleRevisions(await this.#conn(), q);
-  }
-
-  async getScheduleRevision(
-    tenantId: string,
-    key: string,
-    version: number,
-  ): Promise<ScheduleRevision | undefined> {
-    return revisions.getScheduleRevision(await this.#conn(), tenantId, key, version);
-  }
 
   async claimDueSchedules(req: {
     now: number;
@@ -334,33 +177,11 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return materializer.claimDueSchedules(await this.#conn(), req);
   }
 
-  async advanceSchedule(a: Advance): Promise<AdvanceResult> {
-    return materializer.advanceSchedule(await this.#conn(), a);
-  }
-
-  async advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]> {
-    return materializer.advanceSchedules(await this.#conn(), advances);
-  }
-
-  async nextScheduleAt(): Promise<number | null> {
-    return materializer.nextScheduleAt(await this.#conn());
-  }
-
-  async nextRollingBackAt(): Promise<number | null> {
-    return materializer.nextRollingBackAt(await this.#conn());
-  }
-
   // ── runs ─────────────────────────────────────────────────────────────────────────────────────────
   async insertRuns(runs: RunInsert[], now: number): Promise<Transition[]> {
     if (runs.length === 0) return [];
     const db = await this.#conn();
     return db.tx((c) => insertRunRows(db, c, runs, now));
-  }
-
-  async claimRuns(req: ClaimRequest): Promise<ClaimResult> {
-    const res = await claimRuns(await this.#conn(), req);
-    await this.#signal(claimSignals(res));
-    return res;
   }
 
   async extendLeases(
@@ -371,64 +192,12 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
     return extendLeases(await this.#conn(), leases, until);
   }
 
-  async settleRuns(settlements: Settlement[], now: number): Promise<(Transition | null)[]> {
-    return settleRuns(await this.#conn(), settlements, now);
-  }
-
-  /** Settles, then claims, in one statement (one commit per worker cycle) when no run needs a decision. */
-  async settleAndClaim(
-    settlements: Settlement[],
-    claim: ClaimRequest,
-  ): Promise<{ settled: (Transition | null)[]; claim: ClaimResult }> {
-    const res = await settleAndClaim(await this.#conn(), settlements, claim);
-    await this.#signal(claimSignals(res.claim));
-    return res;
-  }
-
-  async reclaimExpiredLeases(now: number, limit: number): Promise<Transition[]> {
-    return reclaimExpiredLeases(await this.#conn(), now, limit);
-  }
-
-  async rerunRuns(req: RerunRequest): Promise<RerunResult> {
-    return rerunRuns(await this.#conn(), req);
-  }
-
-  async cancelRun(tenantId: string, runId: string, now: number): Promise<Transition | undefined> {
-    const t = await cancelRun(await this.#conn(), tenantId, runId, now);
-    await this.#signal(abortSignals(t ? [t] : []));
-    return t;
-  }
-
-  async getRun(tenantId: string, runId: string): Promise<{ run: Run; attempts: Attempt[] } | undefined> {
-    return getRun(await this.#conn(), tenantId, runId);
-  }
-
-  async listRuns(q: RunQuery): Promise<Page<Run>> {
-    return listRuns(await this.#conn(), q);
-  }
-
-  async nextRunDueAt(): Promise<number | null> {
-    return nextRunDueAt(await this.#conn());
-  }
-
-  async pendingDueAt(tenantId: string, scheduleIds: readonly string[]): Promise<Map<string, number>> {
-    return pendingDueAt(await this.#conn(), tenantId, scheduleIds);
-  }
-
-  async takeNotFired(now: number, graceMs: number, limit: number): Promise<Run[]> {
-    return takeNotFired(await this.#conn(), now, graceMs, limit);
-  }
-
-  async takeOverdueSchedules(now: number, graceMs: number, limit: number): Promise<Schedule[]> {
-    return materializer.takeOverdueSchedules(await this.#conn(), now, graceMs, limit);
-  }
-
   async pruneHistory(req: PruneRequest): Promise<number> {
     return pruneHistory(await this.#conn(), req, this.#keepScan);
   }
 
   /** Signals every instance on this schema (NOTIFY, after the operation committed); a latency hint only. */
-  async #signal(signals: StoreSignal[]): Promise<void> {
+  protected async signal(signals: StoreSignal[]): Promise<void> {
     if (signals.length === 0) return;
     const db = await this.#conn();
     for (const payload of signals.flatMap(encodeSignal)) await db.notify(db.pool, payload);
@@ -475,228 +244,6 @@ export class PostgresStore implements Store, TenantStore, KvStore, CalendarStore
   /** The offset with the round trip of the sample it was taken from. */
   async clockOffset(localNow: () => number = Date.now, samples = 5): Promise<ClockOffset> {
     return measureClockOffset((await this.#open()).pool, localNow, samples);
-  }
-
-  async stats(now: number): Promise<StoreStats> {
-    return stats(await this.#conn(), now);
-  }
-
-  // ── tenancy ──────────────────────────────────────────────────────────────────────────────────────
-  async createTenant(t: {
-    id: string;
-    quotas: TenantQuotas;
-    webhookSecret: string;
-    now: number;
-  }): Promise<Tenant> {
-    return tenants.createTenant(await this.#conn(), t);
-  }
-
-  async getTenant(id: string): Promise<Tenant | undefined> {
-    return tenants.getTenant(await this.#conn(), id);
-  }
-
-  async listTenants(): Promise<Tenant[]> {
-    return tenants.listTenants(await this.#conn());
-  }
-
-  async updateTenant(
-    id: string,
-    patch: Parameters<TenantStore['updateTenant']>[1],
-    now: number,
-  ): Promise<Tenant | undefined> {
-    return tenants.updateTenant(await this.#conn(), id, patch, now);
-  }
-
-  async createApiKey(k: {
-    tenantId: string;
-    prefix: string;
-    hash: string;
-    name: string | null;
-    now: number;
-  }): Promise<ApiKey> {
-    return tenants.createApiKey(await this.#conn(), k);
-  }
-
-  async findApiKey(hash: string): Promise<{ key: ApiKey; tenant: Tenant } | undefined> {
-    return tenants.findApiKey(await this.#conn(), hash);
-  }
-
-  async listApiKeys(tenantId: string): Promise<ApiKey[]> {
-    return tenants.listApiKeys(await this.#conn(), tenantId);
-  }
-
-  async revokeApiKey(tenantId: string, keyId: string, now: number): Promise<boolean> {
-    return tenants.revokeApiKey(await this.#conn(), tenantId, keyId, now);
-  }
-
-  async touchApiKey(keyId: string, now: number): Promise<void> {
-    return tenants.touchApiKey(await this.#conn(), keyId, now);
-  }
-
-  async countSchedules(tenantId: string): Promise<number> {
-    return tenants.countSchedules(await this.#conn(), tenantId);
-  }
-
-  async countRunsStartedSince(tenantId: string, since: number): Promise<number> {
-    return tenants.countRunsStartedSince(await this.#conn(), tenantId, since);
-  }
-
-  async getCalendar(tenantId: string, name: string): Promise<Calendar | undefined> {
-    return calendars.getCalendar(await this.#conn(), tenantId, name);
-  }
-
-  async listCalendars(tenantId: string): Promise<Calendar[]> {
-    return calendars.listCalendars(await this.#conn(), tenantId);
-  }
-
-  async putCalendar(req: PutCalendarRequest): Promise<PutCalendarResult> {
-    return calendars.putCalendar(await this.#conn(), req);
-  }
-
-  async deleteCalendar(tenantId: string, name: string, opts: DeleteCalendarOptions): Promise<void> {
-    return calendars.deleteCalendar(await this.#conn(), tenantId, name, opts);
-  }
-
-  async calendarUsers(tenantId: string, name: string, limit: number): Promise<string[]> {
-    return calendars.calendarUsers(await this.#conn(), tenantId, name, limit);
-  }
-
-  async listCalendarRevisions(q: CalendarRevisionQuery): Promise<Page<CalendarRevision>> {
-    return calendarRevisions.listCalendarRevisions(await this.#conn(), q);
-  }
-
-  async getCalendarRevision(
-    tenantId: string,
-    name: string,
-    version: number,
-  ): Promise<CalendarRevision | undefined> {
-    return calendarRevisions.getCalendarRevision(await this.#conn(), tenantId, name, version);
-  }
-
-  async rewindCalendarUsers(
-    req: RewindCalendarUsers,
-  ): Promise<{ schedules: number; transitions: Transition[]; last: string | null }> {
-    return calendars.rewindCalendarUsers(await this.#conn(), req);
-  }
-
-  async kvGet(tenantId: string, key: string): Promise<{ value: Json; updatedAt: number } | undefined> {
-    return kv.kvGet(await this.#conn(), tenantId, key);
-  }
-
-  async kvSet(tenantId: string, key: string, value: Json, now: number, limits: KvLimits): Promise<void> {
-    return kv.kvSet(await this.#conn(), tenantId, key, value, now, limits);
-  }
-
-  async kvDelete(tenantId: string, key: string): Promise<boolean> {
-    return kv.kvDelete(await this.#conn(), tenantId, key);
-  }
-
-  async kvList(tenantId: string, q: KvListQuery): Promise<Page<KvEntry>> {
-    return kv.kvList(await this.#conn(), tenantId, q);
-  }
-
-  // ── alerts, alert channels, checks and the delivery outbox (alert-store.ts) ───────────────────────
-  async putAlertChannel(
-    tenantId: string,
-    input: AlertChannelInput,
-    now: number,
-  ): Promise<{ channel: AlertChannel; created: boolean }> {
-    return alerts.putAlertChannel(await this.#conn(), tenantId, input, now);
-  }
-
-  async getAlertChannel(tenantId: string, name: string): Promise<AlertChannel | undefined> {
-    return alerts.getAlertChannel(await this.#conn(), tenantId, name);
-  }
-
-  async listAlertChannels(tenantId: string): Promise<AlertChannel[]> {
-    return alerts.listAlertChannels(await this.#conn(), tenantId);
-  }
-
-  async deleteAlertChannel(tenantId: string, name: string): Promise<boolean> {
-    return alerts.deleteAlertChannel(await this.#conn(), tenantId, name);
-  }
-
-  async putCheck(
-    tenantId: string,
-    input: CheckInput,
-    now: number,
-  ): Promise<{ check: Check; created: boolean }> {
-    return checks.putCheck(await this.#conn(), tenantId, input, now);
-  }
-
-  async getCheck(tenantId: string, name: string): Promise<Check | undefined> {
-    return alerts.getCheck(await this.#conn(), tenantId, name);
-  }
-
-  async listChecks(tenantId: string): Promise<Check[]> {
-    return alerts.listChecks(await this.#conn(), tenantId);
-  }
-
-  async deleteCheck(tenantId: string, name: string, now: number): Promise<boolean> {
-    return alerts.deleteCheck(await this.#conn(), tenantId, name, now);
-  }
-
-  async recordHeartbeat(tenantId: string, name: string, now: number): Promise<Check | undefined> {
-    return alerts.recordHeartbeat(await this.#conn(), tenantId, name, now);
-  }
-
-  async evaluateDueChecks(now: number, limit: number): Promise<Alert[]> {
-    return alerts.evaluateDueChecks(await this.#conn(), now, limit);
-  }
-
-  async nextCheckAt(): Promise<number | null> {
-    return alerts.nextCheckAt(await this.#conn());
-  }
-
-  async evaluateDueExpectations(now: number, limit: number): Promise<{ judged: number; alerts: Alert[] }> {
-    return expectations.evaluateDueExpectations(await this.#conn(), now, limit);
-  }
-
-  async nextExpectationAt(): Promise<number | null> {
-    return expectations.nextExpectationAt(await this.#conn());
-  }
-
-  async recentOutcomes(scheduleId: string, limit: number): Promise<string[]> {
-    return expectations.recentOutcomes(await this.#conn(), scheduleId, limit);
-  }
-
-  async openAlerts(conditions: readonly AlertCondition[], now: number): Promise<Alert[]> {
-    return alerts.openAlerts(await this.#conn(), conditions, now);
-  }
-
-  async resolveAlerts(clearances: readonly AlertClearance[], now: number): Promise<Alert[]> {
-    return alerts.resolveAlerts(await this.#conn(), clearances, now);
-  }
-
-  async listAlerts(q: AlertListQuery): Promise<Alert[]> {
-    return alerts.listAlerts(await this.#conn(), q);
-  }
-
-  async getAlert(
-    tenantId: string,
-    id: string,
-  ): Promise<{ alert: Alert; deliveries: AlertDelivery[] } | undefined> {
-    return alerts.getAlert(await this.#conn(), tenantId, id);
-  }
-
-  async countOpenAlerts(): Promise<{ tenantId: string; kind: string; count: number }[]> {
-    return alerts.countOpenAlerts(await this.#conn());
-  }
-
-  async claimAlertDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedAlertDelivery[]> {
-    return alerts.claimAlertDeliveries(await this.#conn(), now, leaseMs, limit);
-  }
-
-  async settleAlertDelivery(
-    claimed: ClaimedAlertDelivery,
-    result: AlertDeliveryResult,
-    now: number,
-  ): Promise<{ settled: boolean; state: AlertDelivery['state'] }> {
-    return alerts.settleAlertDelivery(await this.#conn(), claimed, result, now);
-  }
-
-  async nextAlertDeliveryAt(): Promise<number | null> {
-    return alerts.nextAlertDeliveryAt(await this.#conn());
   }
 }
 

@@ -11,12 +11,14 @@
 // priorities (one index probe each) and search each level's due range in order.
 
 import { randomUUID } from 'node:crypto';
-import { decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
+import { claimSkipsOtherDue, decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
+import { claimShares, shareUntil } from '../common/claim-shares.js';
 import type { Schedule } from '../../domain/schedule.js';
-import type { ClaimedRun, ClaimRequest, ClaimResult, Transition } from '../store.js';
+import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { toRun, toSchedule, type RunRow, type ScheduleRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
+import { settleRuns } from './sqlite-leases.js';
 
 /** Distinct priorities of scheduled runs, highest first: one probe of runs_claim per level. */
 export const PRIORITY_LEVELS = `
@@ -96,6 +98,18 @@ const EXAMINE_FACTOR = 4;
 /** Rotates which tenant is served first, per database, so equal shares do not always favour the same one. */
 const rotation = new WeakMap<SqliteDatabase, number>();
 
+/** Settles, then claims, in one commit: the inner transactions nest as savepoints. */
+export function settleAndClaim(
+  sql: SqliteDatabase,
+  settlements: Settlement[],
+  claim: ClaimRequest,
+): { settled: (Transition | null)[]; claim: ClaimResult } {
+  return sql.write(() => ({
+    settled: settleRuns(sql, settlements, claim.now),
+    claim: claimRuns(sql, claim),
+  }));
+}
+
 export function claimRuns(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
   if (req.limit <= 0) return { claimed: [], transitions: [] };
   return sql.write(() => {
@@ -127,24 +141,12 @@ class Claim {
   run(turn: number): ClaimResult {
     const levels = this.sql.pluck(PRIORITY_LEVELS).all() as number[];
     const tenants = levels.length === 0 ? [] : this.dueTenants(levels);
-    if (tenants.length > 1) {
-      // An equal share each, starting with a rotating tenant; then whatever is left, in the same order.
-      const start = turn % tenants.length;
-      const order = [...tenants.slice(start), ...tenants.slice(0, start)];
-      const share = Math.max(1, Math.ceil(this.req.limit / tenants.length));
-      for (const cap of [share, this.req.limit]) {
-        for (const tenant of order) {
-          const until = Math.min(this.req.limit, this.claimed.length + cap);
-          for (const priority of levels) {
-            if (this.full(until)) break;
-            this.claimLevel(priority, tenant, until);
-          }
-        }
-      }
-    } else {
+    // Fair across tenants: the shares are planned in store/common/claim-shares.ts.
+    for (const share of claimShares(tenants, turn, this.req.limit)) {
+      const until = shareUntil(share, this.claimed.length, this.req.limit);
       for (const priority of levels) {
-        if (this.full()) break;
-        this.claimLevel(priority, null, this.req.limit);
+        if (this.full(until)) break;
+        this.claimLevel(priority, share.tenant, until);
       }
     }
     return { claimed: this.claimed, transitions: this.transitions };
@@ -254,7 +256,7 @@ class Claim {
     const run = toRun(updated);
     this.claimed.push({ run, schedule, token });
     this.transitions.push({ run, from: 'scheduled', to: 'running' });
-    if (row.overlap === 'bufferOne') {
+    if (claimSkipsOtherDue(row.overlap)) {
       this.record(
         this.sql.stmt(SKIP_OTHER_DUE).all({ scheduleId: row.schedule_id, id: row.id, now }),
         'scheduled',

@@ -7,15 +7,8 @@ import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
 import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { PRIORITY_LEVELS } from './sqlite-claim.js';
-import {
-  decodeCursor,
-  encodeCursor,
-  parseId,
-  toAttempt,
-  toRun,
-  type AttemptRow,
-  type RunRow,
-} from './sqlite-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { parseId, toAttempt, toRun, type AttemptRow, type RunRow } from './sqlite-rows.js';
 
 const GET_RUN = 'SELECT * FROM runs WHERE id = ? AND tenant_id = ?';
 const ATTEMPTS = 'SELECT * FROM attempts WHERE run_id = ? ORDER BY started_at, id';

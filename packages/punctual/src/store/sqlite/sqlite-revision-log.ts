@@ -6,7 +6,7 @@
 import { REVISIONS_KEPT } from '../../domain/schedule-revision.js';
 import type { Page } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor } from './sqlite-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 
 /** A revision table and the column naming what its revisions are of. */
 export type RevisionLog =

@@ -6,7 +6,7 @@
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
-import { contentJson, restoreRevision, storedContent, storedDiff } from '../stored-revision.js';
+import { contentJson, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import {
@@ -15,7 +15,8 @@ import {
   revisionRowOfVersion,
   type RevisionLog,
 } from './sqlite-revision-log.js';
-import { toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { sqliteJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { decodeRevision } from '../common/row-decoding.js';
 
 interface RevisionRow {
   seq: number;
@@ -55,33 +56,8 @@ function toRevisions(sql: SqliteDatabase, rows: RevisionRow[]): ScheduleRevision
       const row = sql.stmt(CURRENT).get(r.schedule_id, r.version) as ScheduleRow | undefined;
       current = row === undefined ? undefined : toSchedule(row);
     }
-    return toRevision(r, current);
+    return decodeRevision(r, sqliteJson, current);
   });
-}
-
-function toRevision(r: RevisionRow, current: Schedule | undefined): ScheduleRevision {
-  const { diff, content } = restoreRevision(
-    {
-      diff: r.diff === null ? null : (JSON.parse(r.diff) as ScheduleRevision['diff']),
-      content: r.content === null ? null : (JSON.parse(r.content) as ScheduleRevision['content']),
-      current,
-    },
-    r,
-  );
-  return {
-    seq: r.seq,
-    scheduleId: String(r.schedule_id),
-    tenantId: r.tenant_id,
-    key: r.key,
-    version: r.version,
-    at: r.at,
-    actor: r.actor,
-    change: r.change as ScheduleRevision['change'],
-    fromVersion: r.from_version,
-    state: r.state as ScheduleRevision['state'],
-    diff,
-    content,
-  };
 }
 
 /** Records a revision; the caller is inside the write transaction of the change it records. */

@@ -1,18 +1,20 @@
-// Row ↔ domain mapping for the SQLite store: snake_case columns become camelCase fields, INTEGER ids become
-// strings, JSON text becomes values, and opaque page cursors are encoded here. Pure functions only: this
-// module must never run a statement or read a clock.
+// SQLite rows: their shapes, JSON text for a column, INTEGER keys from domain ids, and how JSON columns
+// arrive (text) for the shared decoding (store/common/row-decoding.ts). Pure functions only: this module
+// must never run a statement or read a clock.
 
-import { PunctualError } from '../../errors.js';
-import type { ScheduleExpect } from '../../domain/schedule-expect.js';
-import type { Json } from '../../domain/json.js';
-import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../../domain/run.js';
-import { expandPolicies } from '../stored-policies.js';
-import type { Schedule, ScheduleState } from '../../domain/schedule.js';
-import type { SpecKind } from '../../domain/timing/compiled-spec.js';
-import type { DstChoice } from '../../domain/timing/dst-choice.js';
-import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
-import type { Target } from '../../domain/target.js';
-import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
+import type { Attempt, Run } from '../../domain/run.js';
+import type { Schedule } from '../../domain/schedule.js';
+import type { ApiKey, Tenant } from '../tenant-store.js';
+import {
+  decodeApiKey,
+  decodeAttempt,
+  decodeRun,
+  decodeSchedule,
+  decodeTenant,
+  type ApiKeyRowShape,
+  type JsonColumn,
+  type TenantRowShape,
+} from '../common/row-decoding.js';
 
 export interface ScheduleRow {
   id: number;
@@ -95,29 +97,9 @@ export interface AttemptRow {
   result: string | null;
 }
 
-export interface TenantRow {
-  id: string;
-  state: string;
-  max_schedules: number | null;
-  max_runs_per_minute: number | null;
-  requests_per_second: number | null;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_until: number | null;
-  created_at: number;
-  updated_at: number;
-}
+export type TenantRow = TenantRowShape;
 
-export interface ApiKeyRow {
-  id: number;
-  tenant_id: string;
-  prefix: string;
-  hash: string;
-  name: string | null;
-  created_at: number;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
+export type ApiKeyRow = ApiKeyRowShape;
 
 /** JSON text for a column; null stays SQL NULL. */
 export function toJson(v: unknown): string | null {
@@ -135,132 +117,11 @@ export function parseId(id: string): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-export function toSchedule(r: ScheduleRow): Schedule {
-  return {
-    id: String(r.id),
-    tenantId: r.tenant_id,
-    key: r.key,
-    spec: r.spec,
-    specKind: r.spec_kind as SpecKind,
-    tz: r.tz,
-    target: JSON.parse(r.target) as Target,
-    payload: fromJson<Json>(r.payload),
-    policies: expandPolicies(JSON.parse(r.policies)),
-    startAt: r.start_at,
-    endAt: r.end_at,
-    maxRuns: r.max_runs,
-    jitterMs: r.jitter_ms,
-    description: r.description,
-    summary: r.summary,
-    labels: JSON.parse(r.labels) as Record<string, string>,
-    dst: r.dst === null ? null : (JSON.parse(r.dst) as DstChoice),
-    calendarRules: r.calendar_rules == null ? null : (JSON.parse(r.calendar_rules) as CalendarRules),
-    expect: r.expect == null ? null : (JSON.parse(r.expect) as ScheduleExpect),
-    state: r.state as ScheduleState,
-    version: r.version,
-    nextFireAt: r.next_fire_at,
-    materializedCount: r.fired_count,
-    firedCount: r.executed_count,
-    lastFiredAt: r.last_fired_at,
-    lastSucceededAt: r.last_succeeded_at,
-    pausedAt: r.paused_at,
-    pausedUntil: r.paused_until,
-    note: r.note,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+/** JSON columns are text in SQLite. */
+export const sqliteJson: JsonColumn = <T>(v: unknown) => fromJson<T>(v as string | null);
 
-export function toRun(r: RunRow): Run {
-  return {
-    id: String(r.id),
-    tenantId: r.tenant_id,
-    scheduleId: String(r.schedule_id),
-    scheduleKey: r.schedule_key,
-    scheduleVersion: r.schedule_version,
-    occurrenceId: r.occurrence_id ?? `${r.schedule_id}:manual:${r.id}`,
-    kind: r.kind as RunKind,
-    state: r.state as RunState,
-    scheduledFor: r.scheduled_for,
-    dueAt: r.due_at,
-    expiresAt: r.expires_at,
-    priority: r.priority,
-    attempt: r.attempt,
-    maxAttempts: r.max_attempts,
-    checks: r.checks,
-    payload: fromJson<Json>(r.payload),
-    reason: r.reason as RunReason | null,
-    error: fromJson<RunError>(r.error),
-    result: fromJson<Json>(r.result),
-    details: fromJson<Record<string, Json>>(r.details),
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    leaseOwner: r.lease_owner,
-    leaseExpiresAt: r.lease_expires_at,
-  };
-}
-
-export function toAttempt(r: AttemptRow): Attempt {
-  return {
-    runId: String(r.run_id),
-    attempt: r.attempt,
-    workerId: r.worker_id,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    outcome: r.outcome as Attempt['outcome'],
-    error: fromJson<RunError>(r.error),
-    result: fromJson<Json>(r.result),
-  };
-}
-
-export function toTenant(r: TenantRow): Tenant {
-  return {
-    id: r.id,
-    state: r.state as TenantState,
-    quotas: {
-      maxSchedules: r.max_schedules,
-      maxRunsPerMinute: r.max_runs_per_minute,
-      requestsPerSecond: r.requests_per_second,
-    },
-    webhookSecret: r.webhook_secret,
-    previousWebhookSecret: r.previous_webhook_secret,
-    previousSecretUntil: r.previous_secret_until,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-export function toApiKey(r: ApiKeyRow): ApiKey {
-  return {
-    id: String(r.id),
-    tenantId: r.tenant_id,
-    prefix: r.prefix,
-    hash: r.hash,
-    name: r.name,
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at,
-    lastUsedAt: r.last_used_at,
-  };
-}
-
-/** Opaque page cursor: base64url JSON of the last item's sort key. */
-export function encodeCursor(key: readonly (string | number)[]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-export function decodeCursor<T extends readonly (string | number)[]>(
-  cursor: string,
-  shape: readonly ('string' | 'number')[],
-): T {
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    v = undefined;
-  }
-  if (!Array.isArray(v) || v.length !== shape.length || v.some((x, i) => typeof x !== shape[i])) {
-    throw new PunctualError('CURSOR_INVALID', 'the page cursor is not one this listing returned', { cursor });
-  }
-  return v as unknown as T;
-}
+export const toSchedule = (r: ScheduleRow): Schedule => decodeSchedule(r, sqliteJson);
+export const toRun = (r: RunRow): Run => decodeRun(r, sqliteJson);
+export const toAttempt = (r: AttemptRow): Attempt => decodeAttempt(r, sqliteJson);
+export const toTenant: (r: TenantRow) => Tenant = decodeTenant;
+export const toApiKey: (r: ApiKeyRow) => ApiKey = decodeApiKey;

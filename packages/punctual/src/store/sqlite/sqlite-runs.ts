@@ -5,6 +5,7 @@
 import { PunctualError } from '../../errors.js';
 import type { RunReason, RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
+import { runTransitions } from '../common/transitions.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 
@@ -90,10 +91,5 @@ export function skipPaused(sql: SqliteDatabase, scheduleId: number, now: number)
 
 /** Transitions for rows an UPDATE … RETURNING changed from one state, in id order. */
 export function changed(rows: RunRow[], from: RunState): Transition[] {
-  return rows
-    .sort((a, b) => a.id - b.id)
-    .map((row) => {
-      const run = toRun(row);
-      return { run, from, to: run.state };
-    });
+  return runTransitions(rows.map(toRun), from);
 }

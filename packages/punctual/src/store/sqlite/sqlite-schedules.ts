@@ -1,14 +1,11 @@
 // Schedule operations of the SQLite store: upsert by (tenant, key) with versioning, lookups and pages,
-// delete / pause / resume, and the materializer's claim and compare-and-set advance. Each write is one
-// BEGIN IMMEDIATE transaction. It must never read a clock: every instant comes from the caller.
+// delete / pause / resume and timed pauses (the materializer's are in sqlite-materializer.ts). Each write is
+// one BEGIN IMMEDIATE transaction. It must never read a clock: every instant comes from the caller.
 
-import { PunctualError } from '../../errors.js';
 import { sameDraft, type Schedule, type ScheduleDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import {
   sameAsStored,
-  type Advance,
-  type AdvanceResult,
   type Page,
   type PutScheduleRequest,
   type PutScheduleResult,
@@ -17,7 +14,9 @@ import {
   type Transition,
 } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { decodeCursor, encodeCursor, parseId, toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { putRefusal } from '../common/put-rules.js';
+import { toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
@@ -60,30 +59,6 @@ const RESUME = `
   WHERE id = @id AND state = 'paused' AND (@dueBy IS NULL OR paused_until <= @dueBy)
   RETURNING *`;
 
-// Why the statements over due schedules name their index (INDEXED BY schedules_due): `state = 'active'` matched
-// schedules_state (state) until migration 0019 dropped it, and without table statistics SQLite took that
-// equality over the next_fire_at range: it then read every active schedule and sorted them, on every
-// materializer step (116 ms at 200,000 schedules, ~0.6 s at 1,000,000). INDEXED BY keeps the plan an index
-// range whatever the statistics say and whatever index a later migration adds.
-
-// The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word.
-const ROLLS_BACK = `state = 'active' AND json_extract(calendar_rules, '$.businessDays.roll') = 'previous'`;
-
-// Compare-and-set: only the version and next occurrence the materializer read may be advanced.
-const ADVANCE = `
-  UPDATE schedules SET next_fire_at = @nextFireAt, fired_count = fired_count + @fired,
-    state = CASE WHEN @complete = 1 THEN 'completed' ELSE state END
-  WHERE id = @id AND tenant_id = @tenantId AND version = @version AND next_fire_at IS @expected
-    AND state = 'active'`;
-
-// One probe of schedules_due (its first non-null entry).
-export const NEXT_SCHEDULE_AT =
-  "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active'";
-
-// One probe of schedules_due_roll_back.
-const NEXT_ROLLING_BACK_AT = `SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due_roll_back
-  WHERE ${ROLLS_BACK}`;
-
 function draftParams(d: ScheduleDraft): Record<string, unknown> {
   return {
     spec: d.spec,
@@ -123,17 +98,8 @@ export function putSchedules(sql: SqliteDatabase, reqs: readonly PutScheduleRequ
 function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
   const d = req.draft;
   const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
-  if (
-    (req.expectedVersion !== undefined && row?.version !== req.expectedVersion) ||
-    (req.expectAbsent === true && row !== undefined)
-  ) {
-    const expected = req.expectedVersion ?? null;
-    throw new PunctualError(
-      'VERSION_CONFLICT',
-      `schedule ${d.key} is at version ${row?.version ?? 'none'}, not ${expected ?? 'none'}`,
-      { key: d.key, expected, actual: row?.version ?? null },
-    );
-  }
+  const refusal = putRefusal(req, row?.version ?? null);
+  if (refusal !== undefined) throw refusal;
   const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
   if (row === undefined) {
     const state = req.initialState ?? 'active';
@@ -266,63 +232,6 @@ export function resumeSchedule(
     insertRevision(sql, stateRevision(toSchedule(row), 'resumed', opts.actor, opts.now));
     return { schedule: toSchedule(resumed), transitions: insertRuns(sql, opts.skipped, opts.now) };
   });
-}
-
-export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult {
-  const id = parseId(a.scheduleId);
-  if (id === undefined) return { status: 'conflict', transitions: [] };
-  return sql.write(() => {
-    const { changes } = sql.stmt(ADVANCE).run({
-      id,
-      tenantId: a.tenantId,
-      version: a.version,
-      expected: a.expectedNextFireAt,
-      nextFireAt: a.nextFireAt,
-      fired: a.fired,
-      complete: a.complete ? 1 : 0,
-    });
-    if (changes === 0) return { status: 'conflict', transitions: [] };
-    return { status: 'advanced', transitions: insertRuns(sql, a.runs, a.now) };
-  });
-}
-
-/** Several advances in one transaction (one commit), each its own compare-and-set; results in input order. */
-export function advanceSchedules(sql: SqliteDatabase, advances: Advance[]): AdvanceResult[] {
-  return sql.write(() => advances.map((a) => advanceSchedule(sql, a)));
-}
-
-export function nextRollingBackAt(sql: SqliteDatabase): number | null {
-  const row = sql.read(() => sql.stmt(NEXT_ROLLING_BACK_AT).get()) as { v: number | null };
-  return row.v;
-}
-
-export function nextScheduleAt(sql: SqliteDatabase): number | null {
-  const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
-  return row.v;
-}
-
-// schedules_due range: active schedules whose next occurrence passed the cutoff, not reported for it yet
-// (reported ones stay few: they are overdue). INDEXED BY: see above.
-export const TAKE_OVERDUE = `
-  UPDATE schedules SET not_fired_at = next_fire_at
-  WHERE id IN (SELECT id FROM schedules INDEXED BY schedules_due
-               WHERE state = 'active' AND next_fire_at < @cutoff
-                 AND (not_fired_at IS NULL OR not_fired_at <> next_fire_at)
-               ORDER BY next_fire_at, id LIMIT @limit)
-  RETURNING *`;
-
-/** Overdue schedules (nothing materialised their next occurrence within the grace), each returned once. */
-export function takeOverdueSchedules(
-  sql: SqliteDatabase,
-  now: number,
-  graceMs: number,
-  limit: number,
-): Schedule[] {
-  if (limit <= 0) return [];
-  const rows = sql.write(() => sql.stmt(TAKE_OVERDUE).all({ cutoff: now - graceMs, limit })) as ScheduleRow[];
-  return rows
-    .map(toSchedule)
-    .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));
 }
 
 // schedules_paused_until: timed pauses whose end has come.

@@ -1,6 +1,6 @@
-// Conformance: the tenancy contract (tenants, API keys by hash, the quota counts) and the optional store
-// stats. Both are optional parts of a store: conformance.ts skips each group for a store that lacks it
-// (hasTenancy, hasStats). Speaks only the contracts, never SQL; instants are fixed, never the clock.
+// Conformance: the tenancy contract (tenants, API keys by hash, the quota counts) and the store stats.
+// Tenancy is an optional part of a store: conformance.ts skips its group for a store that lacks it
+// (hasTenancy); stats are required. Speaks only the contracts, never SQL; instants are fixed, never the clock.
 
 import { expect, it } from 'vitest';
 import type { Store } from '../../../src/store/store.js';
@@ -12,10 +12,6 @@ type TenantfulStore = Store & TenantStore;
 
 export function hasTenancy(store: Store): store is TenantfulStore {
   return 'createTenant' in store;
-}
-
-export function hasStats(store: Store): boolean {
-  return typeof store.stats === 'function';
 }
 
 const QUOTAS: TenantQuotas = { maxSchedules: 100, maxRunsPerMinute: 60, requestsPerSecond: 10 };
@@ -294,7 +290,7 @@ export function tenantTests(ctx: Ctx): void {
 }
 
 export function statsTests(ctx: Ctx): void {
-  const stats = (now: number) => ctx.store.stats!(now);
+  const stats = (now: number) => ctx.store.stats(now);
 
   it('reports zeros for an empty store', async () => {
     expect(await stats(T0)).toEqual({
