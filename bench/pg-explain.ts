@@ -146,6 +146,19 @@ interface Finding {
   nodes: string;
 }
 
+/** Prints a plan and sums it up: its execution time and the scans it makes, each once. */
+function finding(name: string, plan: string[]): Finding {
+  console.log(`\n── ${name}\n${plan.join('\n')}`);
+  const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? NaN);
+  const nodes = plan
+    .map((l) => /(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^(]*? on (\w+)|using (\w+)/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => m[0].replace(/\s+/g, ' '))
+    .filter((v, i, all) => all.indexOf(v) === i)
+    .join('; ');
+  return { name, ms, nodes };
+}
+
 /** EXPLAIN (ANALYZE, BUFFERS) inside a transaction that is rolled back; prints the plan, returns a summary. */
 async function explain(db: pg.Pool, name: string, text: string, values: unknown[]): Promise<Finding> {
   const client = await db.connect();
@@ -160,18 +173,10 @@ async function explain(db: pg.Pool, name: string, text: string, values: unknown[
       values,
     );
     await client.query('ROLLBACK');
-    const plan = rows.map((r) => r['QUERY PLAN']);
-    console.log(`\n── ${name}\n${plan.join('\n')}`);
-    const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? NaN);
-    const nodes = plan
-      .map((l) =>
-        /(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^(]*? on (\w+)|using (\w+)/.exec(l),
-      )
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => m[0].replace(/\s+/g, ' '))
-      .filter((v, i, all) => all.indexOf(v) === i)
-      .join('; ');
-    return { name, ms, nodes };
+    return finding(
+      name,
+      rows.map((r) => r['QUERY PLAN']),
+    );
   } finally {
     client.release();
   }
@@ -201,17 +206,7 @@ async function explainHot(db: pg.Pool, name: string, text: string, values: unkno
     };
     await run('ANALYZE');
     const plan = await run('ANALYZE, BUFFERS');
-    console.log(`\n── ${name} (hot pool: generic plan)\n${plan.join('\n')}`);
-    const ms = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? NaN);
-    const nodes = plan
-      .map((l) =>
-        /(Index Only Scan|Index Scan|Bitmap Index Scan|Seq Scan)[^(]*? on (\w+)|using (\w+)/.exec(l),
-      )
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => m[0].replace(/\s+/g, ' '))
-      .filter((v, i, all) => all.indexOf(v) === i)
-      .join('; ');
-    return { name: `${name} (hot)`, ms, nodes };
+    return finding(`${name} (hot)`, plan);
   } finally {
     await client.query('DEALLOCATE ALL').catch(() => {});
     await client.query('RESET ALL').catch(() => {});
