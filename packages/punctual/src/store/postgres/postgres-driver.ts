@@ -125,11 +125,17 @@ function withSession(pool: PgPool, session: string): PgPool {
   const connect = async (): Promise<PgPoolClient> => {
     const client = await pool.connect();
     if (ready.has(client)) return client;
+    // Checked out, the client has no listener of the pool's: a connection lost during the SET must not
+    // crash the process with an unhandled 'error' event (the SET's rejection reports it).
+    const onError = (): void => {};
+    client.on('error', onError);
     try {
       await client.query(session);
     } catch (e) {
       client.release(true);
       throw e;
+    } finally {
+      client.removeListener('error', onError);
     }
     ready.add(client);
     return client;
