@@ -33,8 +33,9 @@ export interface Peer {
   scheduleRecurring(n: number, cronFor: (i: number) => string): Promise<void>;
   /**
    * Registers `n` schedules `rec-<i>` repeating every `periodMs`, the i-th at `phaseFor(i)` ms into the
-   * period (it fires at k * periodMs + phase, as a schedule created at that moment of the period repeats);
-   * called before startWorkers. Absent: the adapter skips the `seconds-spread` workload (`spreadSkipReason`).
+   * period (it fires at k * periodMs + phase, as a schedule created at that moment of the period repeats),
+   * the first time after the instant it is written; called after startWorkers, as an event emitter's
+   * schedules arrive while the scheduler runs. Absent: the adapter skips the `seconds-spread` workload (`spreadSkipReason`).
    */
   scheduleSpread?(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void>;
   /** Why the adapter has no scheduleSpread (shown when the workload is skipped). */

@@ -2,7 +2,8 @@
 // PostgreSQL (a fresh schema).
 // One-off runs are `@at` schedules put through the public API; the drain and workload-5 backlogs are written
 // with store.insertRuns, as bench/workloads.ts does, because those workloads measure the worker side.
-// Spread schedules (seconds-spread) are `@every <period>` schedules whose startAt is their phase.
+// Spread schedules (seconds-spread) are `@every <period>` schedules whose startAt is their phase, written with
+// putBulk while the scheduler runs.
 
 import { mkdtempSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,16 +125,24 @@ export class PunctualPeer implements Peer {
     }
   }
 
+  /**
+   * Written through putBulk (batches of 2,000, the next one validated while one is written), 10,000 inputs
+   * per call; each call's inputs start at their moment after the instant the call was built.
+   */
   async scheduleSpread(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void> {
-    const now = Date.now();
-    for (let i = 0; i < n; i += 1000) {
+    for (let i = 0; i < n; i += 10_000) {
+      const now = Date.now();
       const batch = [];
-      for (let j = i; j < Math.min(n, i + 1000); j++) {
+      for (let j = i; j < Math.min(n, i + 10_000); j++) {
         // As if created at its phase: every period from that instant (startAt is the first occurrence).
         const startAt = nextPhase(periodMs, phaseFor(j), now);
         batch.push({ key: `rec-${j}`, spec: `@every ${periodMs}ms`, startAt, target: { handler: 'bench' } });
       }
-      await this.s.putMany(batch);
+      const { totals, items } = await this.s.putBulk(batch);
+      if (totals.refused > 0) {
+        const bad = items.find((it) => it.outcome === 'refused');
+        throw new Error(`putBulk refused ${totals.refused}: ${JSON.stringify(bad?.error)}`);
+      }
     }
   }
 

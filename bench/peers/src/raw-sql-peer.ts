@@ -97,8 +97,8 @@ export class RawSqlPeer implements Peer {
     timing: (i: number) => { periodMs: number; offsetMs: number },
   ): Promise<void> {
     this.hasSchedules = n > 0;
-    const now = Date.now();
     for (let i = 0; i < n; i += 1000) {
+      const now = Date.now();
       const ids: string[] = [];
       const next: number[] = [];
       const period: number[] = [];

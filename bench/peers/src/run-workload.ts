@@ -194,9 +194,36 @@ export function spreadPhase(n: number): (i: number) => number {
 }
 
 /**
+ * Lateness of the fires of hourly schedules `rec-<i>` due at `phase(i)` into each hour, counted only for due
+ * instants in [warm, end) once steadyState has set them (fires before, e.g. while loading, count as starts only).
+ */
+interface FireWatch {
+  window: { warm: number; end: number };
+  /** Lateness of each (schedule, due instant) in the window, from the nearest due instant (early = negative). */
+  late: Map<string, number>;
+  onRun: OnRun;
+}
+
+function watchFires(starts: Starts, phase: (i: number) => number): FireWatch {
+  const window = { warm: Infinity, end: -Infinity };
+  const late = new Map<string, number>();
+  const onRun: OnRun = (id) => {
+    starts.on(id);
+    if (!id.startsWith('rec-')) return;
+    const t = Date.now();
+    const offset = phase(Number(id.slice(4)));
+    const due = Math.round((t - offset) / HOUR) * HOUR + offset;
+    const key = `${id}@${due}`;
+    if (due >= window.warm && due < window.end && !late.has(key)) late.set(key, t - due);
+  };
+  return { window, late, onRun };
+}
+
+/**
  * The steady state of hourly schedules `rec-<i>` due at `phase(i)` into each hour: lateness of every fire
  * due in the whole minutes [warm, end) (the first boundary at least 15 s after loading, so catch-up of
- * fires missed while loading is over), CPU over the same minutes per fired run, storage and RSS.
+ * fires missed while loading is over), CPU over the same minutes per fired run, storage and RSS. The workers
+ * start here, unless `running` says they ran while the schedules were loaded (seconds-spread).
  */
 async function steadyState(
   peer: Peer,
@@ -204,6 +231,7 @@ async function steadyState(
   starts: Starts,
   loadSeconds: number,
   phase: (i: number) => number,
+  running?: FireWatch,
 ): Promise<Pick<WorkloadResult, 'metrics' | 'misses'>> {
   const n = sizes.manySchedules;
   await checkpoint();
@@ -213,18 +241,10 @@ async function steadyState(
   for (let i = 0; i < n; i++) {
     for (let due = nextPhase(HOUR, phase(i), warm - 1); due < end; due += HOUR) expected++;
   }
-  // Lateness of each (schedule, due instant) in the window, from the nearest due instant (early = negative).
-  const late = new Map<string, number>();
-  const onRun: OnRun = (id) => {
-    starts.on(id);
-    if (!id.startsWith('rec-')) return;
-    const t = Date.now();
-    const offset = phase(Number(id.slice(4)));
-    const due = Math.round((t - offset) / HOUR) * HOUR + offset;
-    const key = `${id}@${due}`;
-    if (due >= warm && due < end && !late.has(key)) late.set(key, t - due);
-  };
-  await peer.startWorkers(sizes.concurrency, onRun);
+  const watch = running ?? watchFires(starts, phase);
+  Object.assign(watch.window, { warm, end });
+  const late = watch.late;
+  if (running === undefined) await peer.startWorkers(sizes.concurrency, watch.onRun);
   await sleep(Math.max(0, warm - Date.now()));
   const res = await resources(peer, async () => {
     await sleep(Math.max(0, end - Date.now()));
@@ -368,10 +388,14 @@ export async function runWorkload(
           break;
         }
         const phase = spreadPhase(n);
+        // As an event emitter's schedules arrive: the workers run while they are loaded, and each schedule's
+        // first fire is its moment after the instant it was written, so fires start during the load.
+        const watch = watchFires(starts, phase);
+        await peer.startWorkers(sizes.concurrency, watch.onRun);
         const t0 = performance.now();
         await peer.scheduleSpread(n, HOUR, phase);
         const loadSeconds = (performance.now() - t0) / 1000;
-        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, phase));
+        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, phase, watch));
         break;
       }
     }
