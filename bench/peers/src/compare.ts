@@ -82,8 +82,14 @@ const ONE_REP: readonly WorkloadName[] = quick
   ? ['fan-out']
   : ['fan-out', 'backlog-precision', 'many-schedules', 'seconds-spread'];
 const repsOf = (w: WorkloadName): number => (ONE_REP.includes(w) ? Math.min(1, reps) : reps);
-/** Each child is bounded: the longest workload (many schedules) plus loading time. */
-const CHILD_TIMEOUT_MS = Math.max(15 * 60_000, (sizes.manyMinutes + 20) * 60_000);
+/**
+ * Each child is bounded: the longest workload (many schedules) plus loading time, counted at 2,000 schedules
+ * a second at least (ten million: 83 min).
+ */
+const CHILD_TIMEOUT_MS = Math.max(
+  15 * 60_000,
+  (sizes.manyMinutes + 20) * 60_000 + (sizes.manySchedules / 2_000) * 1_000,
+);
 
 interface Rep extends WorkloadResult {
   rep: number;
