@@ -18,7 +18,7 @@ import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } fr
 import type { SqliteDatabase } from './sqlite-database.js';
 import { toRun, toSchedule, type RunRow, type ScheduleRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
-import { settleRuns } from './sqlite-leases.js';
+import { settleIn } from './sqlite-leases.js';
 
 /** Distinct priorities of scheduled runs, highest first: one probe of runs_claim per level. */
 export const PRIORITY_LEVELS = `
@@ -98,25 +98,33 @@ const EXAMINE_FACTOR = 4;
 /** Rotates which tenant is served first, per database, so equal shares do not always favour the same one. */
 const rotation = new WeakMap<SqliteDatabase, number>();
 
-/** Settles, then claims, in one commit: the inner transactions nest as savepoints. */
+/**
+ * Settles, then claims, in one commit. Both run straight in the one transaction, without a savepoint each:
+ * either throwing rolls the whole transaction back anyway, and a savepoint copies every page it changes
+ * into SQLite's sub-journal (bench/results/2026-11-26-sqlite-million-2.md).
+ */
 export function settleAndClaim(
   sql: SqliteDatabase,
   settlements: Settlement[],
   claim: ClaimRequest,
 ): { settled: (Transition | null)[]; claim: ClaimResult } {
   return sql.write(() => ({
-    settled: settleRuns(sql, settlements, claim.now),
-    claim: claimRuns(sql, claim),
+    settled: settleIn(sql, settlements, claim.now),
+    claim: claimIn(sql, claim),
   }));
 }
 
 export function claimRuns(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
   if (req.limit <= 0) return { claimed: [], transitions: [] };
-  return sql.write(() => {
-    const turn = rotation.get(sql) ?? 0;
-    rotation.set(sql, turn + 1);
-    return new Claim(sql, req).run(turn);
-  });
+  return sql.write(() => claimIn(sql, req));
+}
+
+/** A claim inside the caller's transaction. */
+function claimIn(sql: SqliteDatabase, req: ClaimRequest): ClaimResult {
+  if (req.limit <= 0) return { claimed: [], transitions: [] };
+  const turn = rotation.get(sql) ?? 0;
+  rotation.set(sql, turn + 1);
+  return new Claim(sql, req).run(turn);
 }
 
 class Claim {

@@ -56,6 +56,11 @@ export class SqliteDatabase {
     this.connection.exec(`PRAGMA synchronous = ${opts.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     this.connection.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
     this.connection.exec('PRAGMA foreign_keys = ON');
+    // Temporary storage in memory: statement journals, the materializer's TEMP claims table and transient
+    // indexes. With the default (a file), SQLite wrote a statement's journal to a temporary file once it
+    // outgrew 64 kB: 25 write calls and 54 kB per materialised run at 1,000,000 schedules
+    // (bench/results/2026-11-26-sqlite-million-2.md). Nothing in them has to outlive the connection.
+    this.connection.exec('PRAGMA temp_store = MEMORY');
   }
 
   get driver(): SqliteDriver {

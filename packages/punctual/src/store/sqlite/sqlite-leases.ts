@@ -104,7 +104,12 @@ export function settleRuns(
   now: number,
 ): (Transition | null)[] {
   if (settlements.length === 0) return [];
-  return sql.write(() => settlements.map((s) => settleOne(sql, s, now)));
+  return sql.write(() => settleIn(sql, settlements, now));
+}
+
+/** settleRuns inside the caller's transaction (settleAndClaim: no savepoint of its own). */
+export function settleIn(sql: SqliteDatabase, settlements: Settlement[], now: number): (Transition | null)[] {
+  return settlements.map((s) => settleOne(sql, s, now));
 }
 
 function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition | null {

@@ -102,26 +102,34 @@ export function claimDueSchedules(
 }
 
 export function advanceSchedule(sql: SqliteDatabase, a: Advance): AdvanceResult {
-  const id = parseId(a.scheduleId);
-  if (id === undefined) return { status: 'conflict', transitions: [] };
-  return sql.write(() => {
-    const { changes } = sql.stmt(ADVANCE).run({
-      id,
-      tenantId: a.tenantId,
-      version: a.version,
-      expected: a.expectedNextFireAt,
-      nextFireAt: a.nextFireAt,
-      fired: a.fired,
-      complete: a.complete ? 1 : 0,
-    });
-    if (changes === 0) return { status: 'conflict', transitions: [] };
-    return { status: 'advanced', transitions: insertRuns(sql, a.runs, a.now) };
-  });
+  return sql.write(() => advanceIn(sql, a));
 }
 
-/** Several advances in one transaction (one commit), each its own compare-and-set; results in input order. */
+/**
+ * Several advances in one transaction (one commit), each its own compare-and-set; results in input order.
+ * No savepoint per advance: one that throws rolls the whole transaction back anyway, and a savepoint copies
+ * every page the advance changes into SQLite's sub-journal (about 50 kB per run, written to a temporary
+ * file once it outgrew memory: bench/results/2026-11-26-sqlite-million-2.md).
+ */
 export function advanceSchedules(sql: SqliteDatabase, advances: Advance[]): AdvanceResult[] {
-  return sql.write(() => advances.map((a) => advanceSchedule(sql, a)));
+  return sql.write(() => advances.map((a) => advanceIn(sql, a)));
+}
+
+/** One compare-and-set advance and its runs, inside the caller's transaction. */
+function advanceIn(sql: SqliteDatabase, a: Advance): AdvanceResult {
+  const id = parseId(a.scheduleId);
+  if (id === undefined) return { status: 'conflict', transitions: [] };
+  const { changes } = sql.stmt(ADVANCE).run({
+    id,
+    tenantId: a.tenantId,
+    version: a.version,
+    expected: a.expectedNextFireAt,
+    nextFireAt: a.nextFireAt,
+    fired: a.fired,
+    complete: a.complete ? 1 : 0,
+  });
+  if (changes === 0) return { status: 'conflict', transitions: [] };
+  return { status: 'advanced', transitions: insertRuns(sql, a.runs, a.now) };
 }
 
 export function nextRollingBackAt(sql: SqliteDatabase): number | null {
