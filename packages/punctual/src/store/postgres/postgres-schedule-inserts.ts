@@ -123,7 +123,8 @@ interface InsertRow {
 
 /**
  * A column that is NULL is left out (undefined: JSON.stringify drops it, and a missing member reads as NULL),
- * which keeps the parameter short. The JSON values are the ones jsonb gives back (asJsonb), so the saved schedule built from this row equals
+ * which keeps the parameter short. The JSON values are the ones jsonb gives back (asJsonb), so the saved
+ * schedule built from this row equals
  * the row read back; text is sent well-formed (a lone surrogate becomes U+FFFD, as the driver's UTF-8
  * encoding of a text parameter does).
  */
@@ -146,7 +147,7 @@ function rowOf(r: PutScheduleRequest, n: number): InsertRow {
     max_runs: d.maxRuns ?? undefined,
     jitter_ms: d.jitterMs,
     description: text(d.description),
-    summary: d.summary === null ? undefined : text(d.summary),
+    summary: d.summary == null ? undefined : text(d.summary),
     labels: asJsonb(d.labels),
     dst: d.dst == null ? undefined : asJsonb(d.dst),
     calendar_rules: d.calendarRules == null ? undefined : asJsonb(d.calendarRules),
