@@ -96,6 +96,20 @@ async function serverTicks(): Promise<Map<number, number> | undefined> {
   }
 }
 
+/** The server's WAL insert position now (bytes since the cluster began; the whole cluster writes to it). */
+async function walPosition(): Promise<bigint> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ b: string }>(
+      "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS b",
+    );
+    return BigInt(rows[0]!.b.split('.')[0]!);
+  } finally {
+    await c.end();
+  }
+}
+
 /** Loads COUNT schedules with `put` (one chunk at a time); returns schedules/s and the outcome totals. */
 async function timed(
   put: (inputs: Record<string, unknown>[]) => Promise<Record<string, number>>,
@@ -106,10 +120,12 @@ async function timed(
   seconds: number;
   cpuUs: number;
   serverCpuUs: number | null;
+  walBytes: number | null;
   totals: Record<string, number>;
 }> {
   const totals: Record<string, number> = {};
   const ticks0 = server ? await serverTicks() : undefined;
+  const wal0 = server ? await walPosition() : undefined;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (let start = 0; start < COUNT; start += CHUNK) {
@@ -120,6 +136,7 @@ async function timed(
   const cpu = process.cpuUsage(cpu0);
   const cpuUs = Math.round((cpu.user + cpu.system) / COUNT);
   let serverCpuUs: number | null = null;
+  const walBytes = wal0 === undefined ? null : Number((await walPosition()) - wal0) / COUNT;
   const ticks1 = ticks0 === undefined ? undefined : await serverTicks();
   if (ticks0 !== undefined && ticks1 !== undefined) {
     let ticks = 0;
@@ -127,7 +144,7 @@ async function timed(
     for (const [pid, t] of ticks1) ticks += t - (ticks0.get(pid) ?? 0);
     serverCpuUs = Math.round((ticks * 1e6) / TICKS_PER_SECOND / COUNT);
   }
-  return { perSecond: Math.round(COUNT / seconds), seconds, cpuUs, serverCpuUs, totals };
+  return { perSecond: Math.round(COUNT / seconds), seconds, cpuUs, serverCpuUs, walBytes, totals };
 }
 
 interface Row {
@@ -140,6 +157,8 @@ interface Row {
   cpuUs: number;
   /** CPU of the database server's backends per schedule, in µs (PostgreSQL; null: not measured). */
   serverCpuUs: number | null;
+  /** WAL the server wrote during the pass per schedule, in bytes (PostgreSQL; the whole cluster's). */
+  walBytes: number | null;
   totals: Record<string, number>;
 }
 
@@ -253,15 +272,15 @@ console.log(
   `\n${COUNT} schedules, batch ${BATCH}, HTTP ${PER_REQUEST} per request; ${cpus().length} cores\n`,
 );
 console.log(
-  '| store | via | pass | schedules/s | seconds | process CPU µs per schedule | server CPU µs per schedule | outcomes |',
+  '| store | via | pass | schedules/s | seconds | process CPU µs per schedule | server CPU µs per schedule | WAL bytes per schedule | outcomes |',
 );
-console.log('|---|---|---|---:|---:|---:|---:|---|');
+console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const outcomes = Object.entries(r.totals)
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   console.log(
-    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${r.cpuUs} | ${r.serverCpuUs ?? '-'} | ${outcomes} |`,
+    `| ${r.store} | ${r.via} | ${r.pass} | ${r.perSecond} | ${r.seconds.toFixed(1)} | ${r.cpuUs} | ${r.serverCpuUs ?? '-'} | ${r.walBytes === null ? '-' : Math.round(r.walBytes)} | ${outcomes} |`,
   );
 }

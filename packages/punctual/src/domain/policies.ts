@@ -85,6 +85,8 @@ export function resolvePolicies(input: unknown): Policies {
   if (input === undefined || input === null) return DEFAULT_POLICIES;
   if (typeof input !== 'object' || Array.isArray(input)) throw invalid('', 'must be an object');
   const p = input as Record<string, unknown>;
+  // Nothing set (a stored row's compact form, most often): the defaults themselves, frozen, in the same order.
+  if (Object.keys(p).length === 0) return DEFAULT_POLICIES;
   const known = new Set(Object.keys(DEFAULT_POLICIES));
   for (const k of Object.keys(p)) if (!known.has(k)) throw invalid(k, 'is not a known policy');
   const d = DEFAULT_POLICIES;

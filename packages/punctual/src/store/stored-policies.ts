@@ -9,6 +9,8 @@ type Stored = Record<string, unknown>;
 
 /** The fields of `p` that differ from the defaults (retry: its differing settings), for a row. */
 export function compactPolicies(p: Policies): Stored {
+  // The defaults themselves (no policies given): nothing differs.
+  if (p === DEFAULT_POLICIES) return {};
   const out: Stored = {};
   const d = DEFAULT_POLICIES as unknown as Stored;
   for (const [k, v] of Object.entries(p)) {

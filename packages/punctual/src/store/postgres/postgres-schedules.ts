@@ -1,5 +1,6 @@
 // Schedule operations of the PostgreSQL store: upsert by (tenant, key) with versioning (one at a time or a
-// batch; the changes of existing ones are in postgres-schedule-changes.ts), lookups, pause, resume, delete.
+// batch; new ones are inserted by postgres-schedule-inserts.ts, the changes of existing ones are in
+// postgres-schedule-changes.ts), lookups, pause, resume, delete.
 // Each function is one transaction. The materializer's claim and advance are in postgres-materializer.ts.
 // It must never read a clock: `now` always arrives as a parameter.
 
@@ -22,12 +23,13 @@ import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { stateRevision } from '../revision-record.js';
 import { insertRevisions, keepRevisionContent } from './postgres-revisions.js';
 import { versionConflict } from '../common/put-rules.js';
-import { changeSchedules, contentOf, expectParam } from './postgres-schedule-changes.js';
+import { changeSchedules } from './postgres-schedule-changes.js';
+import { insertSchedules } from './postgres-schedule-inserts.js';
 
 export async function putSchedule(db: PgDb, req: PutScheduleRequest): Promise<PutScheduleResult> {
   if (req.expectNew === true && req.expectedVersion === undefined) {
-    // Most often a new key: one statement, its own transaction. A key created meanwhile inserts nothing
-    // (ON CONFLICT DO NOTHING) and takes the locked path below.
+    // Most often a new key: one statement, its own transaction. A key created meanwhile fails it
+    // (RetryTransaction) and the put takes the locked path below.
     const created = await insertSchedules(db, db.pool, [req]).catch((e: unknown) => {
       if (e instanceof RetryTransaction) return undefined;
       throw e;
@@ -100,82 +102,6 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
 /** A map key for (tenant, key). */
 function keyOf(tenantId: string, key: string): string {
   return JSON.stringify([tenantId, key]);
-}
-
-/**
- * The insert of new schedules from arrays (22 of them and expect, one element per schedule), ids in the given
- * order, with their `created` revisions (5 more arrays) written by the same statement. The revisions store
- * neither diff nor content: both derive from the schedule row while it is at version 1
- * (store/stored-revision.ts).
- */
-function insertSchedulesSql(s: string): string {
-  return `WITH ins AS (${insertOnlySql(s)}),
-     rev AS (INSERT INTO ${s}.schedule_revisions (tenant_id, key, schedule_id, version, at, actor, change,
-               from_version, state, diff, content)
-             SELECT ins.tenant_id, ins.key, ins.id, ins.version, ins.created_at, r.actor, r.change,
-                    r.from_version, ins.state, NULL::jsonb, NULL::jsonb
-               FROM ins JOIN unnest($23::text[], $24::text[], $25::text[], $26::text[], $27::int[])
-                          AS r(tenant_id, key, actor, change, from_version)
-                 ON r.tenant_id = ins.tenant_id AND r.key = ins.key)
-     SELECT * FROM ins`;
-}
-
-function insertOnlySql(s: string): string {
-  return `INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-       policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules,
-       expect, state, paused_at, version, next_fire_at, fired_count, created_at, updated_at)
-     SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target::jsonb, u.target_kind, u.payload::jsonb,
-            u.policies::jsonb, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
-            u.summary, u.labels::jsonb, u.dst::jsonb, u.calendar_rules::jsonb, u.expect::jsonb, u.state, CASE WHEN u.state = 'paused' THEN u.now END, 1,
-            u.next_fire_at, 0, u.now, u.now
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                   $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::int[],
-                   $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
-                   $20::bigint[], $21::bigint[], $22::text[], $28::text[]) WITH ORDINALITY
-         AS u(tenant_id, key, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at,
-              end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, next_fire_at, now, state,
-              expect, n)
-      ORDER BY u.n
-     ON CONFLICT (tenant_id, key) DO NOTHING
-     RETURNING *`;
-}
-
-/**
- * Inserts new schedules in one statement, results in the order given. A key another instance created
- * meanwhile inserts nothing: the transaction starts over and takes the update path for it.
- */
-async function insertSchedules(
-  db: PgDb,
-  c: PgQueryable,
-  reqs: PutScheduleRequest[],
-): Promise<PutScheduleResult[]> {
-  if (reqs.length === 0) return [];
-  const content = reqs.map((r) => contentOf(r.draft));
-  const column = (i: number) => content.map((v) => v[i]);
-  const { rows } = await c.query<ScheduleRow>(
-    db.named('schedules.insert', insertSchedulesSql, [
-      reqs.map((r) => r.draft.tenantId),
-      reqs.map((r) => r.draft.key),
-      ...Array.from({ length: 17 }, (_, i) => column(i)),
-      reqs.map((r) => r.nextFireAt),
-      reqs.map((r) => r.now),
-      reqs.map((r) => r.initialState ?? 'active'),
-      reqs.map((r) => r.draft.tenantId),
-      reqs.map((r) => r.draft.key),
-      reqs.map((r) => r.revision?.actor ?? null),
-      reqs.map((r) => (r.revision?.fromVersion !== undefined ? 'rolledBack' : 'created')),
-      reqs.map((r) => r.revision?.fromVersion ?? null),
-      reqs.map((r) => expectParam(r.draft)),
-    ]),
-  );
-  if (rows.length < reqs.length) throw new RetryTransaction();
-  const byKey = new Map(rows.map((r) => [keyOf(r.tenant_id, r.key), r]));
-  return reqs.map((r) => ({
-    schedule: toSchedule(byKey.get(keyOf(r.draft.tenantId, r.draft.key))!),
-    created: true,
-    changed: true,
-    transitions: [],
-  }));
 }
 
 async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise<PutScheduleResult> {

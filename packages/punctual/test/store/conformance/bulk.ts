@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { isPunctualError } from '../../../src/errors.js';
 import { createScheduler } from '../../../src/scheduler.js';
 import type { TenantApi } from '../../../src/tenant-api.js';
+import type { ScheduleInput } from '../../../src/domain/schedule.js';
 import { MINUTE, T0, TENANT } from '../../support/fixtures.js';
 import { TestClock } from '../../support/test-clock.js';
 import { addRuns, type Ctx } from './helpers.js';
@@ -59,6 +60,51 @@ export function bulkTests(ctx: Ctx): void {
       [2, 'updated', 'key:2'],
       [1, 'created', 'key:1'],
     ]);
+  });
+
+  it('creates each schedule as a put would: the answer is the schedule read back, with the same revision', async () => {
+    // Every field set, and JSON whose members are out of the database's order (and one left undefined).
+    const full = (key: string) => ({
+      key,
+      spec: '15 9 * * 1-5',
+      tz: 'Europe/Paris',
+      target: { handler: 'h' },
+      payload: { zeta: 1, a: [3, { yy: 'é', x: null, ü: -0 }], skipped: undefined, mid: { b: true, a: 'ß' } },
+      policies: { overlap: 'skip' as const, retry: { maxAttempts: 4 } },
+      startAt: T0 + 60 * MINUTE,
+      endAt: T0 + 365 * 24 * 60 * MINUTE,
+      maxRuns: 10,
+      jitter: '30s',
+      summary: 'Morning report ✓',
+      labels: { team: 'billing', a: 'b', 'env.name': 'prod' },
+      dst: { gap: 'skip' as const },
+      expect: { successWithin: '15m' },
+      state: 'paused' as const,
+    });
+    const bulk = await api().putBulk([full('bulk')], { actor: 'key:1' });
+    expect(bulk.items[0]!.outcome).toBe('created');
+    const single = await api().put(full('single') as unknown as ScheduleInput, { actor: 'key:1' });
+    const answered = bulk.items[0]!.schedule!;
+    const stored = (await ctx.store.getSchedule(TENANT, 'bulk'))!;
+    expect(answered).toEqual(stored);
+    expect(JSON.stringify(answered)).toBe(JSON.stringify(stored));
+    const { id: _a, key: _b, ...bulkRest } = stored;
+    const storedSingle = (await ctx.store.getSchedule(TENANT, 'single'))!;
+    expect(JSON.stringify(single.schedule)).toBe(JSON.stringify(storedSingle));
+    const { id: _c, key: _d, ...singleRest } = storedSingle;
+    expect(JSON.stringify(bulkRest)).toBe(JSON.stringify(singleRest));
+    const revision = async (key: string) => {
+      const [r] = (await ctx.store.listScheduleRevisions({ tenantId: TENANT, key, limit: 10 })).items;
+      const { seq: _s, scheduleId: _i, key: _k, ...rest } = r!;
+      return { ...rest, content: { ...rest.content, key: 'k' } };
+    };
+    expect(JSON.stringify(await revision('bulk'))).toBe(JSON.stringify(await revision('single')));
+    expect(await revision('bulk')).toMatchObject({
+      version: 1,
+      change: 'created',
+      actor: 'key:1',
+      state: 'paused',
+    });
   });
 
   it('changes many schedules in one batch as a put of each would', async () => {
