@@ -87,9 +87,11 @@ function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
     if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff)
-      (i++, (n += 2)); // a pair: 4 bytes for 2 units
-    else n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      // a pair: 4 bytes for 2 units
+      i++;
+      n += 2;
+    } else n += 2;
   }
   return n;
 }
