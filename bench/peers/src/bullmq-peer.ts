@@ -1,10 +1,11 @@
 // BullMQ as a compared peer, on Redis or on its PostgreSQL backend (createPostgresBackend, same package):
-// delayed jobs (add / addBulk with `delay`) and job schedulers (upsertJobScheduler with a cron pattern).
+// delayed jobs (add / addBulk with `delay`) and job schedulers (upsertJobScheduler with a cron pattern, or
+// `every` a period from a start date for the seconds-spread workload).
 // Completed jobs are removed (removeOnComplete), as its documentation advises for throughput.
 
 import { Queue, Worker, createPostgresBackend, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { dropSchema, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
+import { dropSchema, nextPhase, schemaBytes, type OnRun, type Peer, type PeerContext } from './peer.js';
 
 const SCHEMA = 'bench_peers_bullmq';
 const PREFIX = 'benchpeers';
@@ -15,7 +16,6 @@ export class BullMqPeer implements Peer {
   readonly name: string;
   readonly server: 'redis' | 'postgres';
   readonly maxRecurring = 10_000_000;
-  readonly spreadSkipReason = 'not implemented: this adapter registers cron job schedulers only';
   settings: Record<string, string | number | boolean> = {};
   private queue!: any;
   private worker: any = null;
@@ -63,6 +63,7 @@ export class BullMqPeer implements Peer {
       attempts: 1,
       oneOff: 'add/addBulk with delay = at - now, jobId = id',
       recurring: 'upsertJobScheduler(id, { pattern }), 100 calls in flight',
+      spread: 'upsertJobScheduler(id, { every: period, startDate: first moment }), 100 calls in flight',
       storage: this.kind === 'redis' ? 'growth of Redis used_memory since setup' : 'schema size',
     };
   }
@@ -98,6 +99,25 @@ export class BullMqPeer implements Peer {
           this.queue.upsertJobScheduler(
             `rec-${j}`,
             { pattern: cronFor(j) },
+            { name: 'rec', data: { id: `rec-${j}` }, opts: this.jobOpts },
+          ),
+        );
+      }
+      await Promise.all(batch);
+    }
+  }
+
+  /** Job schedulers repeating every `periodMs` from their first moment after the instant each batch is written. */
+  async scheduleSpread(n: number, periodMs: number, phaseFor: (i: number) => number): Promise<void> {
+    for (let i = 0; i < n; i += 100) {
+      const now = Date.now();
+      const batch = [];
+      for (let j = i; j < Math.min(n, i + 100); j++) {
+        const startDate = nextPhase(periodMs, phaseFor(j), now);
+        batch.push(
+          this.queue.upsertJobScheduler(
+            `rec-${j}`,
+            { every: periodMs, startDate },
             { name: 'rec', data: { id: `rec-${j}` }, opts: this.jobOpts },
           ),
         );
