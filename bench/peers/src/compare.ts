@@ -88,7 +88,7 @@ const repsOf = (w: WorkloadName): number => (ONE_REP.includes(w) ? Math.min(1, r
  */
 const CHILD_TIMEOUT_MS = Math.max(
   15 * 60_000,
-  (sizes.manyMinutes + 20) * 60_000 + (sizes.manySchedules / 2_000) * 1_000,
+  (sizes.manyMinutes + (sizes.settleMinutes ?? 0) + 20) * 60_000 + (sizes.manySchedules / 2_000) * 1_000,
 );
 
 interface Rep extends WorkloadResult {

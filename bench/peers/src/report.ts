@@ -29,6 +29,10 @@ interface Doc {
   results: Rep[];
 }
 
+/** The wait before the measured minutes, when the run set one (sizes.settleMinutes). */
+const settled = (s: Record<string, number>): string =>
+  s.settleMinutes ? ` after ${s.settleMinutes} min to settle` : '';
+
 /** The headline metric of each workload and whether higher is better. */
 const HEADLINE: Record<
   string,
@@ -68,13 +72,14 @@ const HEADLINE: Record<
   'many-schedules': {
     metric: 'p99',
     higher: false,
-    label: (s) => `6. ${s.manySchedules} hourly schedules, ${s.manyMinutes} min steady state, p99 (ms)`,
+    label: (s) =>
+      `6. ${s.manySchedules} hourly schedules, ${s.manyMinutes} min steady state${settled(s)}, p99 (ms)`,
   },
   'seconds-spread': {
     metric: 'p99',
     higher: false,
     label: (s) =>
-      `6b. ${s.manySchedules} hourly schedules spread over the seconds of the hour, ${s.manyMinutes} min steady state, p99 (ms)`,
+      `6b. ${s.manySchedules} hourly schedules spread over the seconds of the hour, ${s.manyMinutes} min steady state${settled(s)}, p99 (ms)`,
   },
 };
 

@@ -28,6 +28,12 @@ export interface Sizes {
   backlog: number;
   manySchedules: number;
   manyMinutes: number;
+  /**
+   * Minutes between the end of loading and the measured minutes of workloads 6 and 6b (absent: none): time
+   * to catch up on fires that piled up while a large load shared the cores, so the minutes measured are the
+   * steady state of N schedules and not the tail of the load.
+   */
+  settleMinutes?: number;
   concurrency: number;
 }
 
@@ -221,8 +227,8 @@ function watchFires(starts: Starts, phase: (i: number) => number): FireWatch {
 
 /**
  * The steady state of hourly schedules `rec-<i>` due at `phase(i)` into each hour: lateness of every fire
- * due in the whole minutes [warm, end) (the first boundary at least 15 s after loading, so catch-up of
- * fires missed while loading is over), CPU over the same minutes per fired run, storage and RSS. The workers
+ * due in the whole minutes [warm, end) (the first boundary at least 15 s after loading, plus settleMinutes,
+ * so catch-up of fires missed while loading is over), CPU over the same minutes per fired run, storage and RSS. The workers
  * start here, unless `running` says they ran while the schedules were loaded (seconds-spread).
  */
 async function steadyState(
@@ -235,7 +241,7 @@ async function steadyState(
 ): Promise<Pick<WorkloadResult, 'metrics' | 'misses'>> {
   const n = sizes.manySchedules;
   await checkpoint();
-  const warm = nextFire('* * * * *', Date.now() + 15_000);
+  const warm = nextFire('* * * * *', Date.now() + 15_000 + (sizes.settleMinutes ?? 0) * 60_000);
   const end = warm + sizes.manyMinutes * 60_000;
   let expected = 0;
   for (let i = 0; i < n; i++) {
