@@ -74,7 +74,7 @@ export class PunctualPeer implements Peer {
       oneOff: '@at schedule per job via put/putMany',
       drainAndBacklogLoad: 'store.insertRuns (manual runs), as bench/workloads.ts',
       recurring: 'putMany of cron schedules, 1000 per call',
-      spread: '@every <period> with startAt = its next phase instant, putMany 1000 per call',
+      spread: '@every <period> with startAt = its next phase instant, putBulk 10,000 per call',
     };
   }
 
