@@ -9,8 +9,9 @@
 //   PUNCTUAL_BENCH_PG_URL=postgres://... npx tsx bench/materialize-rate.ts --store postgres \
 //     --schedules 200000 [--batch 200] [--loops 1]
 //
-// --batch: schedules claimed per step (the engine's default is 200); --loops: materializers side by side
-// (as instances would run them: their claims are disjoint).
+// --batch: schedules claimed per step (the engine's default is 200); --parallel: claim-and-advance chains
+// a step runs side by side at most (the engine's 2); --loops: materializers side by side (as instances
+// would run them: their claims are disjoint).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ const STORE = arg('store', 'postgres');
 const N = Number(arg('schedules', '200000'));
 const BATCH = Number(arg('batch', '200'));
 const LOOPS = Number(arg('loops', '1'));
+const PARALLEL = Number(arg('parallel', '2'));
 const HOUR = 3_600_000;
 /** The instant the schedules are written at; every schedule's first occurrence is within the next hour. */
 const T0 = Date.UTC(2030, 0, 7, 0, 0, 0);
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
           lookaheadMs: 10_000,
           misfireThresholdMs: 60_000,
           batchSize: BATCH,
+          parallel: PARALLEL,
           maxRunsPerStep: 100,
           claimLeaseMs: 30_000,
           maxSleepMs: 60_000,
@@ -150,7 +153,7 @@ async function main(): Promise<void> {
     throw new Error(`schedules still due after the run: next at ${left}`);
   const row = (k: string) => `${k} ${(((spent.get(k) ?? 0) / 1000 / wallS) * 100).toFixed(0)} %`;
   console.log(
-    `| ${STORE} | ${N.toLocaleString('en')} | ${BATCH} | ${LOOPS} | ${loadS.toFixed(1)} | ${wallS.toFixed(1)} | ` +
+    `| ${STORE} | ${N.toLocaleString('en')} | ${BATCH} | ${PARALLEL} | ${LOOPS} | ${loadS.toFixed(1)} | ${wallS.toFixed(1)} | ` +
       `${Math.round(N / wallS).toLocaleString('en')} | ${(((cpu.user + cpu.system) / 1000 / N) * 1000).toFixed(0)} µs | ` +
       `${['claimDueSchedules', 'overridesDue', 'advanceSchedules'].map(row).join(', ')} |`,
   );

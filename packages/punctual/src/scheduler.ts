@@ -112,6 +112,7 @@ export class Scheduler extends TenantApi {
         lookaheadMs: options.lookaheadMs,
         misfireThresholdMs: options.misfireThresholdMs,
         batchSize: 200,
+        parallel: store.capabilities.concurrentStatements ? 2 : 1,
         maxRunsPerStep: 100,
         claimLeaseMs: 30_000,
         maxSleepMs: options.maxSleepMs,

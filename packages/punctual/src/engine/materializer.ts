@@ -31,6 +31,13 @@ export interface MaterializerOptions {
   lookaheadMs: number;
   misfireThresholdMs: number;
   batchSize: number;
+  /**
+   * Claim-and-advance chains a step runs side by side at most. A step starts with one; each full batch a
+   * chain claims starts one more, up to this, so a backlog (a load, a minute boundary of many schedules)
+   * overlaps one chain's round trips with another's work, while a step with less than a batch due makes one
+   * claim as before. The chains' claims are disjoint as two instances' are.
+   */
+  parallel: number;
   maxRunsPerStep: number;
   claimLeaseMs: number;
   maxSleepMs: number;
@@ -58,18 +65,34 @@ export class Materializer {
     // Timed pauses first, so a schedule resumed now is materialised in this same step (more than a batch
     // of them: the wake-up below is then due at once).
     await resumeTimedPauses(this.store, this.clock, this.bus, this.specs, this.opts.batchSize);
-    for (;;) {
-      const now = this.clock.now();
-      const due = await this.store.claimDueSchedules({
-        now,
-        horizon: now + this.opts.lookaheadMs,
-        limit: this.opts.batchSize,
-        leaseMs: this.opts.claimLeaseMs,
-        rollBackLeadMs: ROLL_BACK_LEAD_MS,
-      });
-      await this.#advanceAll(due, now);
-      if (due.length < this.opts.batchSize) break;
+    const chains: Promise<void>[] = [];
+    const chain = async (): Promise<void> => {
+      for (;;) {
+        const now = this.clock.now();
+        const due = await this.store.claimDueSchedules({
+          now,
+          horizon: now + this.opts.lookaheadMs,
+          limit: this.opts.batchSize,
+          leaseMs: this.opts.claimLeaseMs,
+          rollBackLeadMs: ROLL_BACK_LEAD_MS,
+        });
+        const full = due.length >= this.opts.batchSize;
+        if (full && chains.length < this.opts.parallel) chains.push(chain());
+        await this.#advanceAll(due, now);
+        if (!full) return;
+      }
+    };
+    chains.push(chain());
+    // Every chain is awaited (the list grows while the first ones run) before a failure is reported.
+    let failure: { error: unknown } | undefined;
+    for (let i = 0; i < chains.length; i++) {
+      try {
+        await chains[i];
+      } catch (error) {
+        failure ??= { error };
+      }
     }
+    if (failure) throw failure.error;
     const next = await this.store.nextScheduleAt();
     const rolling = await this.store.nextRollingBackAt();
     const resumeAt = await this.store.nextTimedResumeAt();

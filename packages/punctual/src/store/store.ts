@@ -14,6 +14,12 @@ export interface StoreCapabilities {
   multiInstance: boolean;
   /** The store can wake idle workers when an earlier run is inserted by another process (`onWake`). */
   wakeups: boolean;
+  /**
+   * Calls made at once run their statements at once (a pool of connections), so the engine overlaps its
+   * materializer's claim-and-advance chains; false where calls run one after another (one embedded
+   * connection), where overlapping only interleaves them.
+   */
+  concurrentStatements: boolean;
 }
 
 /** One state change a store operation made; the engine turns each into one typed event. */

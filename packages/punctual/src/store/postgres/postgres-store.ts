@@ -67,7 +67,11 @@ export class PostgresStore
   extends StoreOpsBase<PgDb>
   implements Store, TenantStore, KvStore, CalendarStore, AlertStore
 {
-  readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: true, wakeups: true });
+  readonly capabilities: StoreCapabilities = Object.freeze({
+    multiInstance: true,
+    wakeups: true,
+    concurrentStatements: true,
+  });
   readonly schema: string;
   readonly #opts: PostgresStoreOptions;
   #db: Promise<PgDb> | undefined;

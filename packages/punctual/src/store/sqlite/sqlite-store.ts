@@ -36,7 +36,11 @@ export class SqliteStore
   extends StoreOpsBase<SqliteDatabase>
   implements Store, TenantStore, KvStore, CalendarStore, AlertStore
 {
-  readonly capabilities: StoreCapabilities = Object.freeze({ multiInstance: false, wakeups: false });
+  readonly capabilities: StoreCapabilities = Object.freeze({
+    multiInstance: false,
+    wakeups: false,
+    concurrentStatements: false,
+  });
   private readonly sql: SqliteDatabase;
   // Not an ES private field: tests wrap stores in a Proxy, whose calls would not reach one.
   private readonly listeners = new Set<(signal: StoreSignal) => void>();

@@ -435,6 +435,7 @@ export function scheduleTests(ctx: Ctx): void {
     await ctx.store.migrate();
     await ctx.store.migrate();
     expect(typeof ctx.store.capabilities.multiInstance).toBe('boolean');
+    expect(typeof ctx.store.capabilities.concurrentStatements).toBe('boolean');
     expect(typeof ctx.store.capabilities.wakeups).toBe('boolean');
     if (ctx.store.capabilities.wakeups) expect(typeof ctx.store.onWake).toBe('function');
     expect(await ctx.store.insertRuns([], T0)).toEqual([]);
