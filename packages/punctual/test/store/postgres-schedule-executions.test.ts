@@ -6,6 +6,7 @@
 // skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgDb } from '../../src/store/postgres/postgres-database.js';
 import { forgetExecutions } from '../../src/store/postgres/postgres-executions.js';
@@ -20,8 +21,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('execution counts and a schedule delet
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const s = `"${schema}"`;
   const store = postgresStore({ connectionString: PG_URL, schema });
-  let pg: typeof import('pg').default;
-  const clients: import('pg').Client[] = [];
+  const clients: pg.Client[] = [];
 
   const connect = async () => {
     const c = new pg.Client({ connectionString: PG_URL });
@@ -30,12 +30,12 @@ describe.runIf(PG_URL !== '' || REQUIRED)('execution counts and a schedule delet
     return c;
   };
   /** The counts rows, by schedule id. */
-  const counted = async (c: import('pg').Client) =>
+  const counted = async (c: pg.Client) =>
     (await c.query<{ id: string }>(`SELECT schedule_id::text AS id FROM ${s}.schedule_executions`)).rows.map(
       (r) => r.id,
     );
   /** Resolves once a session waits for the counts lock of schedule `id` (which the other side holds). */
-  const waitingForLock = async (c: import('pg').Client, id: string) => {
+  const waitingForLock = async (c: pg.Client, id: string) => {
     for (;;) {
       const { rows } = await c.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_locks
@@ -50,7 +50,6 @@ describe.runIf(PG_URL !== '' || REQUIRED)('execution counts and a schedule delet
 
   beforeAll(async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
-    pg = (await import('pg')).default;
     await store.migrate();
   });
   afterAll(async () => {
