@@ -109,10 +109,10 @@ export function settleCtes(s: string): string {
        ORDER BY a.n
     ), executed AS (
       -- Runs executed to an outcome count on their schedule (firedCount, lastFiredAt, lastSucceededAt) in
-      -- schedule_executions (migration 22): count_executions takes its advisory lock buckets and upserts in
-      -- schedule id order, so two settlements never wait on each other, and never locks a schedule row. It
-      -- reads \`settled\`, whole, so it runs after every run of the batch is settled: it never holds its locks
-      -- while waiting for a run row.
+      -- schedule_executions (migration 22), without locking a schedule row: count_executions takes its
+      -- advisory lock buckets, then upserts, both in schedule id order, so two settlements never deadlock.
+      -- It reads all of settled, so it runs once every run of the batch is settled: it never holds those
+      -- locks while waiting for a run row.
       SELECT ${s}.count_executions(coalesce(array_agg(e.schedule_id), '{}'), coalesce(array_agg(e.n), '{}'),
                                    coalesce(array_agg(e.fired_at), '{}'),
                                    coalesce(array_agg(e.succeeded_at), '{}')) AS written
