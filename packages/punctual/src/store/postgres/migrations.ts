@@ -27,6 +27,7 @@ import * as m0018 from './migrations/0018-calendar-revisions.js';
 import * as m0019 from './migrations/0019-roll-back-claims.js';
 import * as m0020 from './migrations/0020-labelled-schedules-index.js';
 import * as m0021 from './migrations/0021-storage-diet.js';
+import * as m0022 from './migrations/0022-schedule-executions.js';
 
 export interface Migration {
   version: number;
@@ -79,10 +80,14 @@ export const MIGRATIONS: readonly Migration[] = [
   // 20 rebuilds an index as a partial one (schedules with labels): older code works beside it (its label
   // filter reads the tenant's schedules instead of the index).
   { version: 20, name: m0020.name, sql: m0020.sql, compatibleFrom: 5 },
-  // 22 drops two indexes and adds a partial one (storage diet): older code works beside it, every read
+  // 21 drops two indexes and adds a partial one (storage diet): older code works beside it, every read
   // answered as before; its earliest-due, not-fired and stats reads, which read runs_due, walk runs_claim
   // whole until it is replaced (roll without lingering).
   { version: 21, name: m0021.name, sql: m0021.sql, compatibleFrom: 5 },
+  // 22 adds a table and a function (execution counts): older code works beside it, still counting in the
+  // schedule row, which this release's reads add to the new table; its own reads miss what newer instances
+  // counted until it is replaced.
+  { version: 22, name: m0022.name, sql: m0022.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

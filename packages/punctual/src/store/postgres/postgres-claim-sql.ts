@@ -233,7 +233,8 @@ const AFTER_SETTLE: ClaimParams = {
  * Settles a batch and claims the first page in one statement: one round trip and one commit. Both parts run
  * in one snapshot: a run the settlement schedules again is claimed by a later statement, not this one. The
  * claimed rows have `settled_ids` NULL; one more row, all NULL but `settled_ids`, lists the ids of the runs
- * settled (comma-separated, '' for none; the caller knows the rest of each run: settledRun).
+ * settled (comma-separated, '' for none; the caller knows the rest of each run: settledRun). That row reads
+ * `executed` (one row, always): a CTE without a write runs only when read, and it counts the runs executed.
  */
 export function settleAndClaimSql(s: string): string {
   return `
@@ -241,7 +242,7 @@ export function settleAndClaimSql(s: string): string {
     SELECT claimed.*, NULL::text AS settled_ids FROM claimed
     UNION ALL
     SELECT c.*, (SELECT coalesce(string_agg(id::text, ','), '') FROM settled)
-      FROM (SELECT 1) AS one LEFT JOIN claimed AS c ON false`;
+      FROM executed LEFT JOIN claimed AS c ON false`;
 }
 
 /** The statements that apply a transaction's decisions (postgres-claim.ts), in the order they run. */

@@ -56,7 +56,8 @@ const HELD = `r.id = u.id AND r.lease_token = u.token`;
  * attempt back (a graceful stop is not a failure).
  */
 export function settleCtes(s: string): string {
-  const cols = 'r.id, r.tenant_id, r.schedule_id, coalesce(r.started_at, r.attempt_started_at) AS fired_at';
+  const cols = (executed: string) =>
+    `r.id, r.tenant_id, r.schedule_id, coalesce(r.started_at, r.attempt_started_at) AS fired_at, ${executed} AS executed`;
   return `
     ok AS (
       UPDATE ${s}.runs AS r
@@ -66,7 +67,7 @@ export function settleCtes(s: string): string {
         FROM unnest($2::bigint[], $3::text[], $4::text[], $24::text[], $25::bigint[], $26::bigint[])
           AS u(id, token, result, worker, started_at, first_started)
        WHERE ${HELD}
-      RETURNING ${cols}
+      RETURNING ${cols("'ok'")}
     ), again AS (
       UPDATE ${s}.runs AS r
          SET state = 'scheduled', due_at = u.due_at, reason = u.reason, error = u.error::jsonb,
@@ -78,14 +79,14 @@ export function settleCtes(s: string): string {
         FROM unnest($5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[], $27::bigint[])
           AS u(id, token, due_at, reason, error, first_started)
        WHERE ${HELD}
-      RETURNING ${cols}
+      RETURNING ${cols('NULL::text')}
     ), dead AS (
       UPDATE ${s}.runs AS r
          SET state = 'dead', error = u.error::jsonb, reason = NULL, finished_at = $1,
              started_at = u.first_started, ${RELEASE_LEASE}
         FROM unnest($10::bigint[], $11::text[], $12::text[], $28::bigint[]) AS u(id, token, error, first_started)
        WHERE ${HELD}
-      RETURNING ${cols}
+      RETURNING ${cols("'dead'")}
     ), gone AS (
       UPDATE ${s}.runs AS r
          SET state = u.state, reason = u.reason, finished_at = $1, started_at = u.first_started,
@@ -93,7 +94,7 @@ export function settleCtes(s: string): string {
         FROM unnest($13::bigint[], $14::text[], $15::text[], $29::text[], $30::bigint[])
           AS u(id, token, reason, state, first_started)
        WHERE ${HELD}
-      RETURNING ${cols}
+      RETURNING ${cols('NULL::text')}
     ), settled AS (
       SELECT * FROM ok UNION ALL SELECT * FROM again UNION ALL SELECT * FROM dead UNION ALL SELECT * FROM gone
     ), recorded AS (
@@ -107,22 +108,19 @@ export function settleCtes(s: string): string {
         JOIN settled AS st ON st.id = a.run_id
        ORDER BY a.n
     ), executed AS (
-      -- Runs executed to an outcome count on their schedule (firedCount, lastFiredAt, lastSucceededAt;
-      -- migration 6). The schedules are locked in id order, so two settlements never wait on each other.
-      -- "= ANY(ARRAY(…))" probes the primary key per id and reads in key order; "IN (SELECT …)" with the
-      -- ORDER BY let the generic plan walk the whole primary key (38 s per settlement at 1 M schedules).
-      UPDATE ${s}.schedules AS sc
-         SET executed_count = sc.executed_count + e.n, last_fired_at = greatest(sc.last_fired_at, e.fired_at),
-             last_succeeded_at = greatest(sc.last_succeeded_at, e.succeeded_at)
+      -- Runs executed to an outcome count on their schedule (firedCount, lastFiredAt, lastSucceededAt) in
+      -- schedule_executions (migration 22), without locking a schedule row: count_executions takes its
+      -- advisory lock buckets, then upserts, both in schedule id order, so two settlements never deadlock.
+      -- It reads all of settled, so it runs once every run of the batch is settled: it never holds those
+      -- locks while waiting for a run row.
+      SELECT ${s}.count_executions(coalesce(array_agg(e.schedule_id), '{}'), coalesce(array_agg(e.n), '{}'),
+                                   coalesce(array_agg(e.fired_at), '{}'),
+                                   coalesce(array_agg(e.succeeded_at), '{}')) AS written
         FROM (SELECT x.schedule_id, count(*) AS n, max(x.fired_at) AS fired_at,
-                     max(CASE WHEN x.ok THEN $1::bigint END) AS succeeded_at
-                FROM (SELECT schedule_id, fired_at, true AS ok FROM ok
-                      UNION ALL SELECT schedule_id, fired_at, false FROM dead) AS x
-               GROUP BY x.schedule_id) AS e,
-             (SELECT l.id FROM ${s}.schedules AS l
-               WHERE l.id = ANY(ARRAY(SELECT schedule_id FROM ok UNION SELECT schedule_id FROM dead))
-               ORDER BY l.id FOR UPDATE) AS held
-       WHERE sc.id = e.schedule_id AND held.id = sc.id
+                     max(CASE WHEN x.executed = 'ok' THEN $1::bigint END) AS succeeded_at
+                FROM settled AS x
+               WHERE x.executed IS NOT NULL
+               GROUP BY x.schedule_id) AS e
     )`;
 }
 
@@ -131,7 +129,7 @@ export function settleCtes(s: string): string {
  * back: the caller knows the rest (settledRun), which spares the server and the client ~30 columns per run.
  */
 export function settleSql(s: string): string {
-  return `WITH ${settleCtes(s)} SELECT id FROM settled`;
+  return `WITH ${settleCtes(s)} SELECT st.id FROM executed CROSS JOIN settled AS st`;
 }
 
 /** The settlements a statement is sent for: well-formed ids, each run once (a second one is refused). */

@@ -7,7 +7,14 @@
 import type { Schedule } from '../../domain/schedule.js';
 import type { Advance, AdvanceResult } from '../store.js';
 import type { PgDb } from './postgres-database.js';
-import { columns, SCHEDULE_COLUMNS, toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
+import {
+  columns,
+  SCHEDULE_COLUMNS,
+  scheduleColumns,
+  toSchedule,
+  type RunRow,
+  type ScheduleRow,
+} from './postgres-rows.js';
 import { insertRunsSql, runValues, scheduleIdOf, transitionsOf } from './postgres-runs.js';
 
 /** The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word. */
@@ -224,14 +231,14 @@ export async function takeOverdueSchedules(
   if (limit <= 0) return [];
   // schedules_due range; schedules already reported for this occurrence stay few (they are overdue).
   const rows = await db.query<ScheduleRow>(
-    `UPDATE ${db.s}.schedules SET not_fired_at = next_fire_at
+    `UPDATE ${db.s}.schedules AS sc SET not_fired_at = next_fire_at
       WHERE id IN (SELECT id FROM ${db.s}.schedules
                     WHERE state = 'active' AND next_fire_at < $1::bigint - $2::bigint
                       AND not_fired_at IS DISTINCT FROM next_fire_at
                     ORDER BY next_fire_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
+      RETURNING ${scheduleColumns(db.s, 'sc')}`,
     [now, graceMs, limit],
   );
   return rows

@@ -186,6 +186,29 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'updated_at',
 ];
 
+/** The execution counts, kept apart from the wide row since migration 22 (postgres-executions.ts). */
+const EXECUTION_COLUMNS = new Set<string>(['executed_count', 'last_fired_at', 'last_succeeded_at']);
+
+/**
+ * The columns of schedule `alias` as the decoding reads them, in a SELECT or a RETURNING: the execution counts
+ * add schedule_executions to what the row still holds (written before migration 22, or by older instances
+ * during a rolling deploy): the counts summed, the instants the later. One probe of its primary key per
+ * column; nothing there (never executed) reads as 0 and null.
+ */
+export function scheduleColumns(s: string, alias: string): string {
+  const of = (col: string) =>
+    `(SELECT x.${col} FROM ${s}.schedule_executions AS x WHERE x.schedule_id = ${alias}.id)`;
+  return [
+    columns(
+      SCHEDULE_COLUMNS.filter((c) => !EXECUTION_COLUMNS.has(c)),
+      alias,
+    ),
+    `${alias}.executed_count + coalesce(${of('executed_count')}, 0) AS executed_count`,
+    `greatest(${alias}.last_fired_at, ${of('last_fired_at')}) AS last_fired_at`,
+    `greatest(${alias}.last_succeeded_at, ${of('last_succeeded_at')}) AS last_succeeded_at`,
+  ].join(', ');
+}
+
 /** A column list for SQL, each column qualified by `alias`. */
 export function columns(list: readonly string[], alias: string): string {
   return list.map((c) => `${alias}.${c}`).join(', ');

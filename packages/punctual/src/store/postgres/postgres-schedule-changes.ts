@@ -14,7 +14,14 @@ import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { dropOverrides } from './postgres-overrides.js';
 import { insertRevisions, keepRevisionsContent } from './postgres-revisions.js';
-import { draftOf, jsonParam, toSchedule, type RunRow, type ScheduleRow } from './postgres-rows.js';
+import {
+  draftOf,
+  jsonParam,
+  scheduleColumns,
+  toSchedule,
+  type RunRow,
+  type ScheduleRow,
+} from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
 
 /** The schedule columns a put writes, in the order of the INSERT (postgres-schedules.ts) and the UPDATE below. */
@@ -66,7 +73,7 @@ const UPDATE = (s: string) => `
       AS u(id, spec, spec_kind, tz, target, target_kind, payload, policies, overlap, start_at, end_at, max_runs,
            jitter_ms, description, summary, labels, dst, calendar_rules, next_fire_at, now, expect)
    WHERE s.id = u.id AND s.id = ANY($1::bigint[])
-  RETURNING s.*`;
+  RETURNING ${scheduleColumns(s, 's')}`;
 
 // The pending runs of the changed schedules' previous versions (runs_schedule_pending).
 const CANCEL = (s: string) => `

@@ -17,7 +17,8 @@ import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { Filters } from './postgres-queries.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
-import { toSchedule, type ScheduleRow } from './postgres-rows.js';
+import { scheduleColumns, toSchedule, type ScheduleRow } from './postgres-rows.js';
+import { forgetExecutions } from './postgres-executions.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { stateRevision } from '../revision-record.js';
@@ -64,7 +65,7 @@ export async function putSchedules(db: PgDb, reqs: PutScheduleRequest[]): Promis
     // In id order, so two batches lock their common schedules in the same order. The ids come from one
     // probe of schedules_tenant_key per key (see getSchedules).
     const { rows: found } = await c.query<ScheduleRow>(
-      `SELECT s.* FROM ${db.s}.schedules AS s
+      `SELECT ${scheduleColumns(db.s, 's')} FROM ${db.s}.schedules AS s
         WHERE s.id = ANY(ARRAY(
           SELECT p.id FROM unnest($1::text[], $2::text[]) AS k(tenant_id, key)
             CROSS JOIN LATERAL (SELECT id FROM ${db.s}.schedules AS o
@@ -107,7 +108,8 @@ function keyOf(tenantId: string, key: string): string {
 async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise<PutScheduleResult> {
   const d = req.draft;
   const { rows: found } = await c.query<ScheduleRow>(
-    `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 FOR UPDATE`,
+    `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc
+      WHERE tenant_id = $1 AND key = $2 FOR UPDATE OF sc`,
     [d.tenantId, d.key],
   );
   const current = found[0];
@@ -121,7 +123,7 @@ async function putIn(db: PgDb, c: PgQueryable, req: PutScheduleRequest): Promise
 export async function getSchedule(db: PgDb, tenantId: string, key: string): Promise<Schedule | undefined> {
   // schedules_tenant_key.
   const rows = await db.query<ScheduleRow>(
-    `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2`,
+    `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc WHERE tenant_id = $1 AND key = $2`,
     [tenantId, key],
   );
   return rows[0] === undefined ? undefined : toSchedule(rows[0]);
@@ -136,7 +138,7 @@ export async function getSchedule(db: PgDb, tenantId: string, key: string): Prom
 export async function getSchedules(db: PgDb, tenantId: string, keys: string[]): Promise<Schedule[]> {
   if (keys.length === 0) return [];
   const rows = await db.query<ScheduleRow>(
-    `SELECT s.* FROM (SELECT DISTINCT key FROM unnest($2::text[]) AS k(key)) AS k
+    `SELECT ${scheduleColumns(db.s, 's')} FROM (SELECT DISTINCT key FROM unnest($2::text[]) AS k(key)) AS k
        CROSS JOIN LATERAL (SELECT * FROM ${db.s}.schedules
                             WHERE tenant_id = $1 AND key = k.key OFFSET 0) AS s`,
     [tenantId, keys],
@@ -173,7 +175,8 @@ export async function listSchedules(db: PgDb, q: ScheduleQuery): Promise<Page<Sc
   if (q.cursor !== undefined) f.add('key > ?', decodeCursor<[string]>(q.cursor, ['string'])[0]);
   const limit = Math.max(1, q.limit);
   const rows = await db.query<ScheduleRow>(
-    `SELECT * FROM ${db.s}.schedules WHERE ${f.where.join(' AND ')} ORDER BY key LIMIT ${f.param(limit + 1)}`,
+    `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc
+      WHERE ${f.where.join(' AND ')} ORDER BY key LIMIT ${f.param(limit + 1)}`,
     f.params,
   );
   const items = rows.slice(0, limit).map(toSchedule);
@@ -192,13 +195,15 @@ export async function deleteSchedule(
 ): Promise<{ deleted: boolean; transitions: Transition[] }> {
   return db.tx(async (c) => {
     const { rows } = await c.query<ScheduleRow>(
-      `DELETE FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 RETURNING *`,
+      `DELETE FROM ${db.s}.schedules AS sc WHERE tenant_id = $1 AND key = $2
+       RETURNING ${scheduleColumns(db.s, 'sc')}`,
       [tenantId, key],
     );
     if (rows[0] === undefined) return { deleted: false, transitions: [] };
     await keepRevisionContent(db, c, toSchedule(rows[0]));
     const transitions = await cancelScheduledRuns(db, c, String(rows[0].id), 'deleted', now);
     await insertRevisions(db, c, [stateRevision(toSchedule(rows[0]), 'deleted', note?.actor, now)]);
+    await forgetExecutions(db, c, String(rows[0].id)); // last: see forgetExecutions
     return { deleted: true, transitions };
   });
 }
@@ -211,18 +216,19 @@ export async function pauseSchedule(
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows: found } = await c.query<ScheduleRow>(
-      `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2 FOR UPDATE`,
+      `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc
+        WHERE tenant_id = $1 AND key = $2 FOR UPDATE OF sc`,
       [tenantId, key],
     );
     const row = found[0];
     if (row === undefined) return undefined;
     // A completed schedule stays completed (nothing is left to pause); its pending runs may still be cancelled.
     const { rows: paused } = await c.query<ScheduleRow>(
-      `UPDATE ${db.s}.schedules
+      `UPDATE ${db.s}.schedules AS sc
           SET state = 'paused', paused_at = COALESCE(paused_at, $2), note = $3, paused_until = $4,
               claimed_until = NULL, updated_at = $2
         WHERE id = $1 AND state IN ('active', 'paused')
-        RETURNING *`,
+        RETURNING ${scheduleColumns(db.s, 'sc')}`,
       [row.id, opts.now, opts.note, opts.until ?? null],
     );
     const transitions = opts.cancelPending
@@ -242,18 +248,18 @@ export async function resumeSchedule(
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
     const { rows } = await c.query<ScheduleRow>(
-      `UPDATE ${db.s}.schedules
+      `UPDATE ${db.s}.schedules AS sc
           SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL, next_fire_at = $3,
               claimed_until = NULL, updated_at = $4
         WHERE tenant_id = $1 AND key = $2 AND state = 'paused'
           AND ($5::bigint IS NULL OR paused_until <= $5::bigint)
-        RETURNING *`,
+        RETURNING ${scheduleColumns(db.s, 'sc')}`,
       [tenantId, key, opts.nextFireAt, opts.now, opts.dueBy ?? null],
     );
     const row = rows[0];
     if (row === undefined) {
       const { rows: other } = await c.query<ScheduleRow>(
-        `SELECT * FROM ${db.s}.schedules WHERE tenant_id = $1 AND key = $2`,
+        `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc WHERE tenant_id = $1 AND key = $2`,
         [tenantId, key],
       );
       return other[0] === undefined ? undefined : { schedule: toSchedule(other[0]), transitions: [] };
@@ -270,7 +276,7 @@ export async function resumeSchedule(
 export async function dueTimedPauses(db: PgDb, now: number, limit: number): Promise<Schedule[]> {
   if (limit <= 0) return [];
   const rows = await db.query<ScheduleRow>(
-    `SELECT * FROM ${db.s}.schedules
+    `SELECT ${scheduleColumns(db.s, 'sc')} FROM ${db.s}.schedules AS sc
       WHERE state = 'paused' AND paused_until IS NOT NULL AND paused_until <= $1
       ORDER BY paused_until, id LIMIT $2`,
     [now, limit],

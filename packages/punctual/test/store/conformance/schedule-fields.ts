@@ -1,10 +1,12 @@
 // Conformance: the schedule fields beside the spec. The user's summary and labels (kept, versioned, and
 // filterable in the list), the DST choice, creating a schedule paused, and the execution record: firedCount counts runs
-// executed to an outcome (succeeded or dead), not occurrences materialised; lastFiredAt / lastSucceededAt.
+// executed to an outcome (succeeded or dead), not occurrences materialised; lastFiredAt / lastSucceededAt, the
+// same in every read, and none kept for a schedule deleted while its run ran.
 
 import { expect, it } from 'vitest';
 import { draft, MINUTE, OTHER_TENANT, T0, TENANT } from '../../support/fixtures.js';
-import { addRuns, claimOne, create, settlement, type Ctx } from './helpers.js';
+import type { Schedule } from '../../../src/domain/schedule.js';
+import { addRuns, claim, claimOne, create, settlement, type Ctx } from './helpers.js';
 
 export function scheduleFieldTests(ctx: Ctx): void {
   it('keeps the summary and the labels, and a change of either is a new version', async () => {
@@ -153,5 +155,101 @@ export function scheduleFieldTests(ctx: Ctx): void {
       T0 + 11 * MINUTE,
     );
     expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({ firedCount: 2 });
+  });
+
+  it('answers the execution record in every read and every write that returns the schedule', async () => {
+    const a = await create(ctx.store, { key: 'a' });
+    const b = await create(ctx.store, { key: 'b' });
+    await addRuns(ctx.store, a, [T0, T0 + 1]);
+    await addRuns(ctx.store, b, [T0 + 2, T0 + 3]);
+    const { claimed } = await claim(ctx.store, T0 + 10, 4);
+    const [a1, a2, b1, b2] = claimed;
+    expect(claimed.map((c) => c.run.scheduleKey)).toEqual(['a', 'a', 'b', 'b']);
+    const error = { code: 'HANDLER_FAILED', message: 'boom' };
+    // Two runs of one schedule and one of another in one batch.
+    await ctx.store.settleRuns(
+      [
+        settlement(a1!, { state: 'succeeded', result: null }, T0 + 20),
+        settlement(a2!, { state: 'dead', error }, T0 + 20),
+        settlement(b1!, { state: 'succeeded', result: null }, T0 + 20),
+      ],
+      T0 + 20,
+    );
+    const last = settlement(b2!, { state: 'dead', error }, T0 + 30);
+    if (ctx.store.settleAndClaim)
+      await ctx.store.settleAndClaim([last], { workerId: 'worker-1', now: T0 + 30, limit: 1, leaseMs: 1 });
+    else await ctx.store.settleRuns([last], T0 + 30);
+    const fired = (c: typeof a1) => c!.run.startedAt;
+    const recordA = {
+      firedCount: 2,
+      lastFiredAt: Math.max(fired(a1)!, fired(a2)!),
+      lastSucceededAt: T0 + 20,
+    };
+    const recordB = {
+      firedCount: 2,
+      lastFiredAt: Math.max(fired(b1)!, fired(b2)!),
+      lastSucceededAt: T0 + 20,
+    };
+    const pick = (s: Schedule | undefined) => ({
+      firedCount: s?.firedCount,
+      lastFiredAt: s?.lastFiredAt,
+      lastSucceededAt: s?.lastSucceededAt,
+    });
+    expect(pick(await ctx.store.getSchedule(TENANT, 'a'))).toEqual(recordA);
+    expect(pick(await ctx.store.getSchedule(TENANT, 'b'))).toEqual(recordB);
+    expect((await ctx.store.getSchedules(TENANT, ['b', 'a'])).map(pick)).toEqual([recordB, recordA]);
+    expect((await ctx.store.listSchedules({ tenantId: TENANT, limit: 10 })).items.map(pick)).toEqual([
+      recordA,
+      recordB,
+    ]);
+    const same = await ctx.store.putSchedule({ draft: draft({ key: 'a' }), nextFireAt: T0, now: T0 + 40 });
+    expect(same.changed).toBe(false);
+    expect(pick(same.schedule)).toEqual(recordA);
+    const changed = await ctx.store.putSchedule({
+      draft: draft({ key: 'a', summary: 'changed' }),
+      nextFireAt: T0,
+      now: T0 + 41,
+    });
+    expect(changed.changed).toBe(true);
+    expect(pick(changed.schedule)).toEqual(recordA);
+    const batch = await ctx.store.putSchedules([
+      { draft: draft({ key: 'a', summary: 'again' }), nextFireAt: T0, now: T0 + 42 },
+      { draft: draft({ key: 'b' }), nextFireAt: T0, now: T0 + 42 },
+    ]);
+    expect(batch.map((r) => pick(r.schedule))).toEqual([recordA, recordB]);
+    const paused = await ctx.store.pauseSchedule(TENANT, 'a', {
+      cancelPending: false,
+      note: null,
+      now: T0 + 50,
+    });
+    expect(pick(paused?.schedule)).toEqual(recordA);
+    const resumed = await ctx.store.resumeSchedule(TENANT, 'a', {
+      nextFireAt: T0,
+      skipped: [],
+      now: T0 + 60,
+    });
+    expect(pick(resumed?.schedule)).toEqual(recordA);
+  });
+
+  it('keeps no execution record for a schedule deleted while its run ran: a new one of that key starts at 0', async () => {
+    const s = await create(ctx.store);
+    await addRuns(ctx.store, s, [T0, T0 + 1]);
+    const first = await claimOne(ctx.store, T0 + 10);
+    await ctx.store.settleRuns([settlement(first, { state: 'succeeded', result: null }, T0 + 20)], T0 + 20);
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({ firedCount: 1 });
+    const second = await claimOne(ctx.store, T0 + 30);
+    expect((await ctx.store.deleteSchedule(TENANT, s.key, T0 + 35)).deleted).toBe(true);
+    const [done] = await ctx.store.settleRuns(
+      [settlement(second, { state: 'succeeded', result: null }, T0 + 40)],
+      T0 + 40,
+    );
+    expect(done).toMatchObject({ from: 'running', to: 'succeeded' });
+    const again = await create(ctx.store, {}, { now: T0 + 50 });
+    expect(again.id).not.toBe(s.id);
+    expect(await ctx.store.getSchedule(TENANT, s.key)).toMatchObject({
+      firedCount: 0,
+      lastFiredAt: null,
+      lastSucceededAt: null,
+    });
   });
 }
