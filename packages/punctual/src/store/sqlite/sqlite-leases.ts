@@ -7,6 +7,7 @@ import type { Attempt, RunError, RunState } from '../../domain/run.js';
 import { settledRun } from '../settled-run.js';
 import { endedBeforeDelivery, settledStartedAt, type Settlement, type Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { recordExecution } from './sqlite-executions.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
 
@@ -41,15 +42,6 @@ const END_HELD = `
   UPDATE runs SET state = @state, reason = @reason, finished_at = @now, started_at = @startedAt,
     attempt = MAX(attempt - 1, 0), ${RELEASE_LEASE}
   ${FENCE}`;
-
-// A run executed to an outcome (succeeded or dead) counts on its schedule: firedCount, lastFiredAt (when it
-// started delivery) and, on success, lastSucceededAt. Instants only move forward.
-const RECORD_EXECUTION = `
-  UPDATE schedules SET executed_count = executed_count + 1,
-    last_fired_at = MAX(COALESCE(last_fired_at, @firedAt), @firedAt),
-    last_succeeded_at = CASE WHEN @succeeded = 1
-      THEN MAX(COALESCE(last_succeeded_at, @now), @now) ELSE last_succeeded_at END
-  WHERE id = @scheduleId`;
 
 const INSERT_ATTEMPT = `
   INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, error, result)
@@ -139,10 +131,11 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
   if (changes === 0) return null;
   if (!endedBeforeDelivery(o)) insertAttempt(sql, s.run.tenantId, id, s.attempt);
   if (o.state === 'succeeded' || o.state === 'dead') {
-    sql.stmt(RECORD_EXECUTION).run({
+    // firedCount, lastFiredAt (when it started delivery), lastSucceededAt: schedule_executions.
+    recordExecution(sql, {
       scheduleId: parseId(s.run.scheduleId) ?? -1,
       firedAt: fence.startedAt ?? s.attempt.startedAt,
-      succeeded: o.state === 'succeeded' ? 1 : 0,
+      succeeded: o.state === 'succeeded',
       now,
     });
   }

@@ -131,7 +131,7 @@ export function nextRunDueAt(sql: SqliteDatabase): number | null {
   return row?.v ?? null;
 }
 
-// runs_schedule_state (schedule_id, state): one probe per schedule of the page. Named, because without
+// runs_schedule_state (schedule_id, state), pending runs only: one probe per schedule of the page. Named, because without
 // statistics SQLite prefers runs_claim_tenant (tenant_id = ?), a walk of every pending run of the tenant.
 export const PENDING_DUE = `
   SELECT schedule_id AS id, MIN(due_at) AS at FROM runs INDEXED BY runs_schedule_state

@@ -1,0 +1,36 @@
+// Migration 0020: fewer pages written per settled run. Two writes of every run landed on pages scattered by
+// schedule: `runs_schedule_state (schedule_id, state)` held every run, history included, and its entry moved
+// at the claim and at the settlement; and the settlement rewrote the schedule's row for its executed counts.
+// runs_schedule_state now holds pending runs only (scheduled or running: the statements that read it name
+// one of the two, which implies the OR predicate), so it stays as small as the queue; the one history
+// statement that read it (a calendar change dropping its future skips) reads runs_tenant_key_time. The
+// executed counts move to schedule_executions, a narrow table keyed by schedule id (about 150 schedules a
+// page where the schedule row fits a few): a row is written at a schedule's first executed run and goes with
+// the schedule. Existing counts are copied, then the columns dropped (the schedules table is rewritten once).
+// Append-only: once released, this text never changes.
+
+export const name = 'settlement-pages';
+
+export const sql = `
+DROP INDEX runs_schedule_state;
+-- Overlap checks, cancelling or skipping a schedule's pending runs, pendingDueAt. OR, not IN: a statement's
+-- "state = 'scheduled'" implies an OR term of the predicate, never an IN list.
+CREATE INDEX runs_schedule_state ON runs (schedule_id, state) WHERE state = 'scheduled' OR state = 'running';
+
+-- firedCount, lastFiredAt, lastSucceededAt of a schedule; no row until its first executed run.
+CREATE TABLE schedule_executions (
+  schedule_id       INTEGER PRIMARY KEY,           -- schedules.id (never reused); deleted with the schedule
+  executed_count    INTEGER NOT NULL,
+  last_fired_at     INTEGER,
+  last_succeeded_at INTEGER
+) STRICT;
+
+INSERT INTO schedule_executions (schedule_id, executed_count, last_fired_at, last_succeeded_at)
+  SELECT id, executed_count, last_fired_at, last_succeeded_at FROM schedules
+  WHERE executed_count <> 0 OR last_fired_at IS NOT NULL OR last_succeeded_at IS NOT NULL
+  ORDER BY id;
+
+ALTER TABLE schedules DROP COLUMN executed_count;
+ALTER TABLE schedules DROP COLUMN last_fired_at;
+ALTER TABLE schedules DROP COLUMN last_succeeded_at;
+`;
