@@ -3,7 +3,9 @@
 // schedule_executions and every schedule reads as before (firedCount, lastFiredAt, lastSucceededAt, by get,
 // list, pause, resume, put and delete), runs_schedule_state holds the pending runs only, and the reads that
 // used it (pending due instants, cancelling pending runs, a calendar change dropping its future skips)
-// answer from the data already there. A settlement after the migration counts on top of the moved counts.
+// answer from the data already there. A settlement after the migration counts on top of the moved counts, and
+// its success is an attempt kept on the run row that reads exactly as an attempts row did (and becomes one on
+// a rerun).
 
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { resolvePolicies } from '../../src/domain/policies.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
-import { claimOne, succeed } from './conformance/helpers.js';
+import { claimOne, settlement } from './conformance/helpers.js';
 
 const MINUTE = 60_000;
 const POLICIES = JSON.stringify(resolvePolicies({}));
@@ -109,6 +111,15 @@ describe('settlement pages migration: sqlite', () => {
         reason,
       });
     }
+    // The old release's attempts row of a success.
+    const oldSuccess = db
+      .prepare("SELECT id FROM runs WHERE schedule_key = 'a-fired' AND state = 'succeeded'")
+      .pluck()
+      .get() as number;
+    db.prepare(
+      `INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, result)
+       VALUES (?, ?, 1, 'old-worker', ?, ?, 'succeeded', '{"n":1}')`,
+    ).run(TENANT, oldSuccess, T0 - 60 * MINUTE, T0 - 60 * MINUTE + 1000);
     db.close();
 
     const store = sqliteStore({ path });
@@ -164,14 +175,68 @@ describe('settlement pages migration: sqlite', () => {
     const claimed = await claimOne(store, T0);
     expect(claimed.run.scheduleKey).toBe('a-fired');
     expect(claimed.schedule).toMatchObject(expected.get('a-fired')!);
-    await succeed(store, claimed, T0 + 1000);
+    // The success's attempt ended before the settlement was written: it keeps its own end and worker.
+    const done = settlement(claimed, { state: 'succeeded', result: { ok: true } }, T0 + 900);
+    const [settled] = await store.settleRuns(
+      [{ ...done, attempt: { ...done.attempt, workerId: 'w-9' } }],
+      T0 + 1000,
+    );
+    expect(settled?.to).toBe('succeeded');
     expect(await store.getSchedule(TENANT, 'a-fired')).toMatchObject({
       firedCount: 8,
       lastFiredAt: T0,
       lastSucceededAt: T0 + 1000,
     });
+    const success = {
+      runId: claimed.run.id,
+      attempt: 1,
+      workerId: 'w-9',
+      startedAt: T0,
+      finishedAt: T0 + 900,
+      outcome: 'succeeded',
+      error: null,
+      result: { ok: true },
+    };
+    expect((await store.getRun(TENANT, claimed.run.id))?.attempts).toEqual([success]);
+    // The old success reads its attempts row as before.
+    expect((await store.getRun(TENANT, String(oldSuccess)))?.attempts).toEqual([
+      {
+        runId: String(oldSuccess),
+        attempt: 1,
+        workerId: 'old-worker',
+        startedAt: T0 - 60 * MINUTE,
+        finishedAt: T0 - 60 * MINUTE + 1000,
+        outcome: 'succeeded',
+        error: null,
+        result: { n: 1 },
+      },
+    ]);
+    const attemptRows = (runId: string): number => {
+      const check = new Database(path, { readonly: true });
+      try {
+        return check
+          .prepare('SELECT COUNT(*) FROM attempts WHERE run_id = ?')
+          .pluck()
+          .get(Number(runId)) as number;
+      } finally {
+        check.close();
+      }
+    };
+    expect(attemptRows(claimed.run.id)).toBe(0);
+    // A rerun writes the success out as an attempts row: the run's attempts read the same.
+    const rerun = await store.rerunRuns({
+      tenantId: TENANT,
+      scheduleId: String(ids.get('a-fired')),
+      runIds: [claimed.run.id],
+      attempts: 1,
+      scheduleVersion: 1,
+      now: T0 + 1500,
+    });
+    expect(rerun.transitions.map((t) => t.to)).toEqual(['scheduled']);
+    expect(attemptRows(claimed.run.id)).toBe(1);
+    expect((await store.getRun(TENANT, claimed.run.id))?.attempts).toEqual([success]);
 
-    // Pausing, resuming and a change keep the counts; a change cancels the pending run through the index.
+    // Pausing, resuming and a change keep the counts; a change cancels the pending runs.
     const paused = await store.pauseSchedule(TENANT, 'c-failed', {
       cancelPending: false,
       note: null,
@@ -190,7 +255,11 @@ describe('settlement pages migration: sqlite', () => {
       now: T0 + 2000,
     });
     expect(put.schedule).toMatchObject({ description: 'changed', firedCount: 8, lastSucceededAt: T0 + 1000 });
-    expect(put.transitions.map((t) => [t.run.scheduledFor, t.to])).toEqual([[T0 + 30 * MINUTE, 'cancelled']]);
+    // The rerun one and the future one: both pending, both found through the partial index.
+    expect(put.transitions.map((t) => [t.run.scheduledFor, t.to])).toEqual([
+      [T0 - MINUTE, 'cancelled'],
+      [T0 + 30 * MINUTE, 'cancelled'],
+    ]);
 
     // A calendar change drops the future calendar skip (no longer in runs_schedule_state).
     const rewound = await store.rewindCalendarUsers({

@@ -84,8 +84,25 @@ export function getRun(
     const row = sql.stmt(GET_RUN).get(id, tenantId) as RunRow | undefined;
     if (row === undefined) return undefined;
     const attempts = sql.stmt(ATTEMPTS).all(id) as AttemptRow[];
-    return { run: toRun(row), attempts: attempts.map(toAttempt) };
+    return { run: toRun(row), attempts: [...attempts, ...succeededAttempt(row)].map(toAttempt) };
   });
+}
+
+/** The successful attempt a run row holds (migration 0020), after the attempts rows of the earlier ones. */
+function succeededAttempt(row: RunRow): AttemptRow[] {
+  if (row.state !== 'succeeded' || row.succeeded_by === null) return [];
+  return [
+    {
+      run_id: row.id,
+      attempt: row.attempt,
+      worker_id: row.succeeded_by,
+      started_at: row.attempt_started_at!,
+      finished_at: row.attempt_finished_at!,
+      outcome: 'succeeded',
+      error: null,
+      result: row.result,
+    },
+  ];
 }
 
 export function listRuns(sql: SqliteDatabase, q: RunQuery): Page<Run> {

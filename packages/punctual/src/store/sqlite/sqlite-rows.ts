@@ -81,6 +81,9 @@ export interface RunRow {
   lease_token: string | null;
   lease_expires_at: number | null;
   attempt_started_at: number | null;
+  /** A success's attempt kept on the run row (migration 0020): its worker and end; NULL otherwise. */
+  succeeded_by: string | null;
+  attempt_finished_at: number | null;
   not_fired_reported: number;
   created_at: number;
   started_at: number | null;

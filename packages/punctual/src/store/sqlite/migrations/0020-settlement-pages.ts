@@ -7,6 +7,9 @@
 // executed counts move to schedule_executions, a narrow table keyed by schedule id (about 150 schedules a
 // page where the schedule row fits a few): a row is written at a schedule's first executed run and goes with
 // the schedule. Existing counts are copied, then the columns dropped (the schedules table is rewritten once).
+// And a success's attempt is kept on its run row when it says nothing else (worker, start and end in two new
+// columns; attempt_started_at takes its start), as PostgreSQL's migration 5 does: one attempts row and one
+// attempts_run entry less per successful run. Reads add it after the attempts rows.
 // Append-only: once released, this text never changes.
 
 export const name = 'settlement-pages';
@@ -33,4 +36,9 @@ INSERT INTO schedule_executions (schedule_id, executed_count, last_fired_at, las
 ALTER TABLE schedules DROP COLUMN executed_count;
 ALTER TABLE schedules DROP COLUMN last_fired_at;
 ALTER TABLE schedules DROP COLUMN last_succeeded_at;
+
+-- A successful attempt that says nothing the run row does not is kept on the row (its worker, start and end)
+-- instead of an attempts row. NULL: not succeeded, succeeded before this migration, or its attempt is a row.
+ALTER TABLE runs ADD COLUMN succeeded_by TEXT;
+ALTER TABLE runs ADD COLUMN attempt_finished_at INTEGER;
 `;
