@@ -1,6 +1,7 @@
 // A schedule's executed counts in the SQLite store (firedCount, lastFiredAt, lastSucceededAt): the narrow
-// table schedule_executions (migration 0020), written once per settled run that executed to an outcome, and
-// joined to the schedule row wherever a schedule is read. The settlement writes here rather than to the
+// table schedule_executions (migration 0020; triggers insert a schedule's row with the schedule and delete
+// it with the schedule), updated once per settled run that executed to an outcome, and joined to the
+// schedule row wherever a schedule is read. The settlement writes here rather than to the
 // schedule row because a boundary's schedules lie on scattered pages: the narrow rows pack about 150
 // schedules a page, the schedule rows a few. It must never read a clock.
 
@@ -13,7 +14,7 @@ export interface ExecutionColumns {
   last_succeeded_at: number | null;
 }
 
-/** What a schedule that never executed a run shows (it has no row). */
+/** What a schedule that never executed a run shows (its row as the schedule's insert made it). */
 export const NO_EXECUTIONS: ExecutionColumns = {
   executed_count: 0,
   last_fired_at: null,
@@ -28,19 +29,15 @@ export const EXECUTIONS_JOIN = 'LEFT JOIN schedule_executions AS e ON e.schedule
 const GET = `
   SELECT executed_count, last_fired_at, last_succeeded_at FROM schedule_executions WHERE schedule_id = ?`;
 
-// A run executed to an outcome (succeeded or dead) counts on its schedule: instants only move forward. A
-// settlement that comes after its schedule was deleted counts nowhere (the schedule's page is read, not
-// written).
+// A run executed to an outcome (succeeded or dead) counts on its schedule: instants only move forward. An
+// update in place of the row the schedule's insert made (a settlement after its schedule was deleted matches
+// nothing).
 const RECORD = `
-  INSERT INTO schedule_executions (schedule_id, executed_count, last_fired_at, last_succeeded_at)
-  SELECT @scheduleId, 1, @firedAt, CASE WHEN @succeeded = 1 THEN @now END
-  WHERE EXISTS (SELECT 1 FROM schedules WHERE id = @scheduleId)
-  ON CONFLICT (schedule_id) DO UPDATE SET executed_count = executed_count + 1,
-    last_fired_at = MAX(COALESCE(last_fired_at, excluded.last_fired_at), excluded.last_fired_at),
+  UPDATE schedule_executions SET executed_count = executed_count + 1,
+    last_fired_at = MAX(COALESCE(last_fired_at, @firedAt), @firedAt),
     last_succeeded_at = CASE WHEN @succeeded = 1
-      THEN MAX(COALESCE(last_succeeded_at, @now), @now) ELSE last_succeeded_at END`;
-
-const FORGET = 'DELETE FROM schedule_executions WHERE schedule_id = ?';
+      THEN MAX(COALESCE(last_succeeded_at, @now), @now) ELSE last_succeeded_at END
+  WHERE schedule_id = @scheduleId`;
 
 /** The counts of one schedule (a primary-key probe), for rows that come back from a write's RETURNING. */
 export function executionsOf(sql: SqliteDatabase, scheduleId: number): ExecutionColumns {
@@ -64,9 +61,4 @@ export function recordExecution(
   sql
     .stmt(RECORD)
     .run({ scheduleId: e.scheduleId, firedAt: e.firedAt, succeeded: e.succeeded ? 1 : 0, now: e.now });
-}
-
-/** A deleted schedule's counts go with it; the caller is inside the delete's transaction. */
-export function forgetExecutions(sql: SqliteDatabase, scheduleId: number): void {
-  sql.stmt(FORGET).run(scheduleId);
 }

@@ -17,14 +17,7 @@ import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 import { putRefusal } from '../common/put-rules.js';
 import { toJson, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
-import {
-  EXECUTIONS_JOIN,
-  executionsIn,
-  executionsOf,
-  forgetExecutions,
-  NO_EXECUTIONS,
-  WITH_EXECUTIONS,
-} from './sqlite-executions.js';
+import { EXECUTIONS_JOIN, executionsIn, NO_EXECUTIONS, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
@@ -196,10 +189,11 @@ export function deleteSchedule(
   note?: RevisionNote,
 ): { deleted: boolean; transitions: Transition[] } {
   return sql.write(() => {
+    // Its counts first: a trigger deletes them with the row.
+    const found = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
     const deleted = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
-    if (deleted === undefined) return { deleted: false, transitions: [] };
-    const row: ScheduleReadRow = { ...deleted, ...executionsOf(sql, deleted.id) };
-    forgetExecutions(sql, row.id);
+    if (found === undefined || deleted === undefined) return { deleted: false, transitions: [] };
+    const row: ScheduleReadRow = { ...deleted, ...executionsIn(found) };
     keepRevisionContent(sql, toSchedule(row));
     insertRevision(sql, stateRevision(toSchedule(row), 'deleted', note?.actor, now));
     return { deleted: true, transitions: cancelPending(sql, row.id, 'deleted', now) };
