@@ -2,7 +2,7 @@
 // table schedule_executions (migration 0020; triggers insert a schedule's row with the schedule and delete
 // it with the schedule), updated once per settled run that executed to an outcome, and joined to the
 // schedule row wherever a schedule is read. The settlement writes here rather than to the
-// schedule row because a boundary's schedules lie on scattered pages: the narrow rows pack about 150
+// schedule row because a boundary's schedules lie on scattered pages: the narrow rows pack about 160
 // schedules a page, the schedule rows a few. It must never read a clock.
 
 import type { SqliteDatabase } from './sqlite-database.js';

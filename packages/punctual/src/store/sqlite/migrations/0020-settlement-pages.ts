@@ -5,7 +5,7 @@
 //   read it name one of the two, which implies the OR predicate), so it stays as small as the queue; the one
 //   history statement that read it (a calendar change dropping its future skips) reads runs_tenant_key_time.
 // - The settlement rewrote the schedule's row for its executed counts. They move to schedule_executions, a
-//   narrow table keyed by schedule id (about 150 schedules a page where the schedule row fits a few), a row
+//   narrow table keyed by schedule id (about 160 schedules a page where the schedule row fits about 25), a row
 //   per schedule that triggers make and delete with it. Existing counts are copied, then the columns dropped
 //   (the schedules table is rewritten once).
 // - A success's attempt was an attempts row. It is kept on its run row when it says nothing else (worker, start
