@@ -21,6 +21,7 @@ import * as m0016 from './migrations/0016-compact-storage.js';
 import * as m0017 from './migrations/0017-calendar-revisions.js';
 import * as m0018 from './migrations/0018-roll-back-claims.js';
 import * as m0019 from './migrations/0019-storage-diet.js';
+import * as m0020 from './migrations/0020-settlement-pages.js';
 
 export interface Migration {
   version: number;
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: m0017.name, sql: m0017.sql },
   { version: 18, name: m0018.name, sql: m0018.sql },
   { version: 19, name: m0019.name, sql: m0019.sql },
+  { version: 20, name: m0020.name, sql: m0020.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -115,16 +115,19 @@ const USES = `calendar_rules IS NOT NULL AND (
     json_extract(calendar_rules, '$.businessDays.calendar') = @name OR
     EXISTS (SELECT 1 FROM json_each(calendar_rules, '$.exclude') e WHERE e.value = @name))`;
 const USER_BATCH = `
-  SELECT id, next_fire_at FROM schedules
+  SELECT id, key, next_fire_at FROM schedules
   WHERE tenant_id = @tenantId AND id > @after AND ${USES}
   ORDER BY id LIMIT @limit`;
 const CANCEL_PENDING = `
   UPDATE runs SET state = 'cancelled', reason = 'calendarChanged', finished_at = @now, occurrence_key = NULL
   WHERE schedule_id = @id AND state = 'scheduled' AND kind = 'scheduled'
   RETURNING *`;
+// A range of runs_tenant_key_time (the schedule's runs from now on): runs_schedule_state holds pending runs
+// only (migration 0020).
 const DROP_FUTURE_SKIPS = `
-  DELETE FROM runs
-  WHERE schedule_id = @id AND state = 'skipped' AND reason = 'calendar' AND scheduled_for >= @now
+  DELETE FROM runs INDEXED BY runs_tenant_key_time
+  WHERE tenant_id = @tenantId AND schedule_key = @key AND scheduled_for >= @now AND schedule_id = @id
+    AND state = 'skipped' AND reason = 'calendar'
   RETURNING scheduled_for`;
 const REWIND = `
   UPDATE schedules SET next_fire_at = @next, fired_count = MAX(0, fired_count - @cancelled)
@@ -140,11 +143,13 @@ export function rewindCalendarUsers(
       name: req.calendar,
       after: req.after === null ? 0 : Number(req.after),
       limit: req.limit,
-    }) as { id: number; next_fire_at: number | null }[];
+    }) as { id: number; key: string; next_fire_at: number | null }[];
     const transitions: Transition[] = [];
     for (const u of users) {
       const cancelled = sql.stmt(CANCEL_PENDING).all({ id: u.id, now: req.now }) as RunRow[];
-      const dropped = sql.stmt(DROP_FUTURE_SKIPS).all({ id: u.id, now: req.now }) as {
+      const dropped = sql
+        .stmt(DROP_FUTURE_SKIPS)
+        .all({ id: u.id, tenantId: req.tenantId, key: u.key, now: req.now }) as {
         scheduled_for: number;
       }[];
       const instants = [...cancelled.map((r) => r.scheduled_for), ...dropped.map((r) => r.scheduled_for)];

@@ -16,7 +16,8 @@ import { claimShares, shareUntil } from '../common/claim-shares.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { toRun, toSchedule, type RunRow, type ScheduleRow } from './sqlite-rows.js';
+import { toRun, toSchedule, type RunRow, type ScheduleReadRow } from './sqlite-rows.js';
+import { EXECUTIONS_JOIN, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { changed } from './sqlite-runs.js';
 import { settleIn } from './sqlite-leases.js';
 
@@ -61,7 +62,9 @@ const TENANT_DUE = `
 /** Most tenants looked at for one claim; beyond it the claim falls back to plain priority-then-due order. */
 const MAX_FAIR_TENANTS = 256;
 
-const SCHEDULES_BY_ID = 'SELECT * FROM schedules WHERE id IN (SELECT value FROM json_each(?))';
+const SCHEDULES_BY_ID = `
+  SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN}
+  WHERE schedules.id IN (SELECT value FROM json_each(?))`;
 
 const RUNNING_SCHEDULES = `
   SELECT DISTINCT schedule_id AS id FROM runs
@@ -208,7 +211,7 @@ class Claim {
     if (ids.length === 0) return;
     const list = JSON.stringify(ids);
     for (const id of ids) this.schedules.set(id, null);
-    for (const row of this.sql.stmt(SCHEDULES_BY_ID).all(list) as ScheduleRow[]) {
+    for (const row of this.sql.stmt(SCHEDULES_BY_ID).all(list) as ScheduleReadRow[]) {
       this.schedules.set(row.id, toSchedule(row));
     }
     for (const id of this.sql.pluck(RUNNING_SCHEDULES).all(list) as number[]) this.running.add(id);

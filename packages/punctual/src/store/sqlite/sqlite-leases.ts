@@ -7,6 +7,7 @@ import type { Attempt, RunError, RunState } from '../../domain/run.js';
 import { settledRun } from '../settled-run.js';
 import { endedBeforeDelivery, settledStartedAt, type Settlement, type Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { recordExecution } from './sqlite-executions.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 import { changed } from './sqlite-runs.js';
 
@@ -17,9 +18,14 @@ const EXTEND = `
 const FENCE = `WHERE id = @id AND state = 'running' AND lease_token = @token`;
 const RELEASE_LEASE = 'lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL';
 
+// The successful attempt stays on the run row when it says nothing the row does not (migration 0020):
+// @succeededBy is its worker, or NULL when it is written as an attempts row instead (sqlite-queries.ts reads
+// both).
 const SUCCEED = `
   UPDATE runs SET state = 'succeeded', result = @result, reason = NULL, error = NULL, finished_at = @now,
-    started_at = @startedAt, ${RELEASE_LEASE}
+    started_at = @startedAt, ${RELEASE_LEASE}, succeeded_by = @succeededBy,
+    attempt_started_at = CASE WHEN @succeededBy IS NULL THEN attempt_started_at ELSE @attemptStartedAt END,
+    attempt_finished_at = CASE WHEN @succeededBy IS NULL THEN NULL ELSE @attemptFinishedAt END
   ${FENCE}`;
 
 // retry keeps the attempt count; checkAgain starts a fresh count for the next check; released hands the
@@ -41,15 +47,6 @@ const END_HELD = `
   UPDATE runs SET state = @state, reason = @reason, finished_at = @now, started_at = @startedAt,
     attempt = MAX(attempt - 1, 0), ${RELEASE_LEASE}
   ${FENCE}`;
-
-// A run executed to an outcome (succeeded or dead) counts on its schedule: firedCount, lastFiredAt (when it
-// started delivery) and, on success, lastSucceededAt. Instants only move forward.
-const RECORD_EXECUTION = `
-  UPDATE schedules SET executed_count = executed_count + 1,
-    last_fired_at = MAX(COALESCE(last_fired_at, @firedAt), @firedAt),
-    last_succeeded_at = CASE WHEN @succeeded = 1
-      THEN MAX(COALESCE(last_succeeded_at, @now), @now) ELSE last_succeeded_at END
-  WHERE id = @scheduleId`;
 
 const INSERT_ATTEMPT = `
   INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, error, result)
@@ -118,10 +115,20 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
   const fence = { id, token: s.token, now, startedAt: settledStartedAt(s) };
   const o = s.outcome;
   let changes: number;
+  let onRow = false;
   switch (o.state) {
-    case 'succeeded':
-      changes = sql.stmt(SUCCEED).run({ ...fence, result: toJson(o.result) }).changes;
+    case 'succeeded': {
+      const result = toJson(o.result);
+      onRow = keptOnRow(s, result);
+      changes = sql.stmt(SUCCEED).run({
+        ...fence,
+        result,
+        succeededBy: onRow ? s.attempt.workerId : null,
+        attemptStartedAt: s.attempt.startedAt,
+        attemptFinishedAt: s.attempt.finishedAt,
+      }).changes;
       break;
+    }
     case 'scheduled':
       changes = sql
         .stmt(RESCHEDULE)
@@ -137,16 +144,33 @@ function settleOne(sql: SqliteDatabase, s: Settlement, now: number): Transition 
       break;
   }
   if (changes === 0) return null;
-  if (!endedBeforeDelivery(o)) insertAttempt(sql, s.run.tenantId, id, s.attempt);
+  if (!onRow && !endedBeforeDelivery(o)) insertAttempt(sql, s.run.tenantId, id, s.attempt);
   if (o.state === 'succeeded' || o.state === 'dead') {
-    sql.stmt(RECORD_EXECUTION).run({
+    // firedCount, lastFiredAt (when it started delivery), lastSucceededAt: schedule_executions.
+    recordExecution(sql, {
       scheduleId: parseId(s.run.scheduleId) ?? -1,
       firedAt: fence.startedAt ?? s.attempt.startedAt,
-      succeeded: o.state === 'succeeded' ? 1 : 0,
+      succeeded: o.state === 'succeeded',
       now,
     });
   }
   return { run: settledRun(s.run, o, now, fence.startedAt), from: 'running', to: o.state };
+}
+
+/**
+ * Whether a success's attempt can live on its run row: everything it says but its worker and its start and
+ * end is already there (the attempt number, outcome succeeded, no error, the run's result). Otherwise it is an
+ * attempts row, as every attempt was before migration 0020. One row and one attempts_run entry less per run.
+ */
+function keptOnRow(s: Settlement, result: string | null): boolean {
+  const a = s.attempt;
+  return (
+    a.outcome === 'succeeded' &&
+    a.runId === s.runId &&
+    a.attempt === s.run.attempt &&
+    a.error === null &&
+    toJson(a.result) === result
+  );
 }
 
 function insertAttempt(sql: SqliteDatabase, tenantId: string, runId: number, a: Attempt): void {

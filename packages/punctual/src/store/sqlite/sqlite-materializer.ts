@@ -6,7 +6,8 @@
 import type { Schedule } from '../../domain/schedule.js';
 import type { Advance, AdvanceResult } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { parseId, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { parseId, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
+import { EXECUTIONS_JOIN, executionsOf, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { insertRuns } from './sqlite-runs.js';
 
 // Why the statements over due schedules name their index (INDEXED BY schedules_due): `state = 'active'` matched
@@ -58,8 +59,8 @@ const UNCLAIMED = `NOT EXISTS (SELECT 1 FROM temp.schedule_claims AS c WHERE c.i
 // @rollBackLeadMs further. INDEXED BY: see above (without statistics SQLite took an equality on state, over
 // schedules_state until migration 0019, instead of the next_fire_at range).
 export const CLAIM_DUE = `
-  SELECT * FROM schedules
-  WHERE id IN (
+  SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN}
+  WHERE schedules.id IN (
     SELECT id FROM (
       SELECT id FROM schedules INDEXED BY schedules_due
       WHERE state = 'active' AND next_fire_at <= @horizon AND ${UNCLAIMED}
@@ -93,7 +94,7 @@ export function claimDueSchedules(
       now: req.now,
       limit: req.limit,
       rollBackLeadMs: req.rollBackLeadMs ?? 0,
-    }) as ScheduleRow[];
+    }) as ScheduleReadRow[];
     const claim = sql.stmt(CLAIM);
     for (const r of due) claim.run(r.id, req.now + req.leaseMs);
     return due;
@@ -160,7 +161,11 @@ export function takeOverdueSchedules(
   limit: number,
 ): Schedule[] {
   if (limit <= 0) return [];
-  const rows = sql.write(() => sql.stmt(TAKE_OVERDUE).all({ cutoff: now - graceMs, limit })) as ScheduleRow[];
+  const rows = sql.write(() =>
+    (sql.stmt(TAKE_OVERDUE).all({ cutoff: now - graceMs, limit }) as ScheduleRow[]).map(
+      (r): ScheduleReadRow => ({ ...r, ...executionsOf(sql, r.id) }),
+    ),
+  );
   return rows
     .map(toSchedule)
     .sort((a, b) => (a.nextFireAt ?? 0) - (b.nextFireAt ?? 0) || Number(a.id) - Number(b.id));

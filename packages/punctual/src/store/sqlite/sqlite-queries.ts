@@ -84,8 +84,25 @@ export function getRun(
     const row = sql.stmt(GET_RUN).get(id, tenantId) as RunRow | undefined;
     if (row === undefined) return undefined;
     const attempts = sql.stmt(ATTEMPTS).all(id) as AttemptRow[];
-    return { run: toRun(row), attempts: attempts.map(toAttempt) };
+    return { run: toRun(row), attempts: [...attempts, ...succeededAttempt(row)].map(toAttempt) };
   });
+}
+
+/** The successful attempt a run row holds (migration 0020), after the attempts rows of the earlier ones. */
+function succeededAttempt(row: RunRow): AttemptRow[] {
+  if (row.state !== 'succeeded' || row.succeeded_by === null) return [];
+  return [
+    {
+      run_id: row.id,
+      attempt: row.attempt,
+      worker_id: row.succeeded_by,
+      started_at: row.attempt_started_at!,
+      finished_at: row.attempt_finished_at!,
+      outcome: 'succeeded',
+      error: null,
+      result: row.result,
+    },
+  ];
 }
 
 export function listRuns(sql: SqliteDatabase, q: RunQuery): Page<Run> {
@@ -131,7 +148,7 @@ export function nextRunDueAt(sql: SqliteDatabase): number | null {
   return row?.v ?? null;
 }
 
-// runs_schedule_state (schedule_id, state): one probe per schedule of the page. Named, because without
+// runs_schedule_state (schedule_id, state), pending runs only: one probe per schedule of the page. Named, because without
 // statistics SQLite prefers runs_claim_tenant (tenant_id = ?), a walk of every pending run of the tenant.
 export const PENDING_DUE = `
   SELECT schedule_id AS id, MIN(due_at) AS at FROM runs INDEXED BY runs_schedule_state

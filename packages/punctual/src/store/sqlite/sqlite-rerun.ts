@@ -13,12 +13,18 @@ const FIND = `
 
 const HOLDER = 'SELECT id FROM runs WHERE occurrence_key = ? AND id <> ?';
 
+// A success kept on its run row (migration 0020) becomes an attempts row before the row is reused.
+const KEEP_SUCCESS = `
+  INSERT INTO attempts (tenant_id, run_id, attempt, worker_id, started_at, finished_at, outcome, error, result)
+  SELECT tenant_id, id, attempt, succeeded_by, attempt_started_at, attempt_finished_at, 'succeeded', NULL, result
+  FROM runs WHERE id = ? AND succeeded_by IS NOT NULL`;
+
 // No deadline (a person asked for it now), a fresh check count, the schedule's current version; the last
 // error stays until the next attempt settles.
 const RERUN = `
   UPDATE runs SET state = 'scheduled', reason = 'rerun', due_at = @now, expires_at = NULL, result = NULL,
     finished_at = NULL, not_fired_reported = 0, checks = 0, max_attempts = attempt + @attempts,
-    schedule_version = @version, occurrence_key = COALESCE(occurrence_key, occurrence_id)
+    schedule_version = @version, succeeded_by = NULL, attempt_finished_at = NULL, occurrence_key = COALESCE(occurrence_key, occurrence_id)
   WHERE id = @id
   RETURNING *`;
 
@@ -58,6 +64,7 @@ export function rerunRuns(sql: SqliteDatabase, req: RerunRequest): RerunResult {
           continue;
         }
       }
+      sql.stmt(KEEP_SUCCESS).run(found.id);
       const row = sql
         .stmt(RERUN)
         .get({ id: found.id, now: req.now, attempts: req.attempts, version: req.scheduleVersion }) as RunRow;

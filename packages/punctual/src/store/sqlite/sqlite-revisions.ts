@@ -15,7 +15,8 @@ import {
   revisionRowOfVersion,
   type RevisionLog,
 } from './sqlite-revision-log.js';
-import { sqliteJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { sqliteJson, toSchedule, type ScheduleReadRow } from './sqlite-rows.js';
+import { EXECUTIONS_JOIN, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { decodeRevision } from '../common/row-decoding.js';
 
 interface RevisionRow {
@@ -46,14 +47,15 @@ const KEEP_CONTENT = `
   WHERE tenant_id = @tenantId AND key = @key AND content IS NULL AND schedule_id = @id`;
 
 // The schedule a NULL content derives from, when it is still at the revision's version.
-const CURRENT = 'SELECT * FROM schedules WHERE id = ? AND version = ?';
+const CURRENT = `
+  SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN} WHERE schedules.id = ? AND version = ?`;
 
 /** Decodes rows inside the read that fetched them (NULL content comes from the schedule row). */
 function toRevisions(sql: SqliteDatabase, rows: RevisionRow[]): ScheduleRevision[] {
   return rows.map((r) => {
     let current: Schedule | undefined;
     if (r.content === null) {
-      const row = sql.stmt(CURRENT).get(r.schedule_id, r.version) as ScheduleRow | undefined;
+      const row = sql.stmt(CURRENT).get(r.schedule_id, r.version) as ScheduleReadRow | undefined;
       current = row === undefined ? undefined : toSchedule(row);
     }
     return decodeRevision(r, sqliteJson, current);

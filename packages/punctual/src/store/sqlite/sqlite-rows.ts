@@ -15,6 +15,7 @@ import {
   type JsonColumn,
   type TenantRowShape,
 } from '../common/row-decoding.js';
+import type { ExecutionColumns } from './sqlite-executions.js';
 
 export interface ScheduleRow {
   id: number;
@@ -42,9 +43,6 @@ export interface ScheduleRow {
   dst: string | null;
   calendar_rules: string | null;
   expect: string | null;
-  executed_count: number;
-  last_fired_at: number | null;
-  last_succeeded_at: number | null;
   paused_at: number | null;
   paused_until: number | null;
   note: string | null;
@@ -52,6 +50,9 @@ export interface ScheduleRow {
   created_at: number;
   updated_at: number;
 }
+
+/** A schedule as read: its row and its executed counts (schedule_executions, sqlite-executions.ts). */
+export type ScheduleReadRow = ScheduleRow & ExecutionColumns;
 
 export interface RunRow {
   id: number;
@@ -80,6 +81,9 @@ export interface RunRow {
   lease_token: string | null;
   lease_expires_at: number | null;
   attempt_started_at: number | null;
+  /** A success's attempt kept on the run row (migration 0020): its worker and end; NULL otherwise. */
+  succeeded_by: string | null;
+  attempt_finished_at: number | null;
   not_fired_reported: number;
   created_at: number;
   started_at: number | null;
@@ -120,7 +124,7 @@ export function parseId(id: string): number | undefined {
 /** JSON columns are text in SQLite. */
 export const sqliteJson: JsonColumn = <T>(v: unknown) => fromJson<T>(v as string | null);
 
-export const toSchedule = (r: ScheduleRow): Schedule => decodeSchedule(r, sqliteJson);
+export const toSchedule = (r: ScheduleReadRow): Schedule => decodeSchedule(r, sqliteJson);
 export const toRun = (r: RunRow): Run => decodeRun(r, sqliteJson);
 export const toAttempt = (r: AttemptRow): Attempt => decodeAttempt(r, sqliteJson);
 export const toTenant: (r: TenantRow) => Tenant = decodeTenant;

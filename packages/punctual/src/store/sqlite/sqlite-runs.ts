@@ -20,7 +20,7 @@ const INSERT_RUN = `
   ON CONFLICT (occurrence_key) DO NOTHING
   RETURNING *`;
 
-// Uses runs_schedule_state. The occurrence key is released so a new version can materialise the instant.
+// Uses runs_schedule_state (pending runs only). The occurrence key is released so a new version can materialise the instant.
 const CANCEL_PENDING = `
   UPDATE runs SET state = 'cancelled', reason = ?, finished_at = ?, occurrence_key = NULL
   WHERE schedule_id = ? AND state = 'scheduled'

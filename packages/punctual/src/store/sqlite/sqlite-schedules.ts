@@ -16,7 +16,8 @@ import {
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 import { putRefusal } from '../common/put-rules.js';
-import { toJson, toSchedule, type ScheduleRow } from './sqlite-rows.js';
+import { toJson, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
+import { EXECUTIONS_JOIN, executionsIn, NO_EXECUTIONS, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
@@ -24,7 +25,7 @@ import { insertCreatedRevision, insertRevision, keepRevisionContent } from './sq
 import { compactPolicies } from '../stored-policies.js';
 import { dropOverrides } from './sqlite-overrides.js';
 
-const GET = 'SELECT * FROM schedules WHERE tenant_id = ? AND key = ?';
+const GET = `SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN} WHERE tenant_id = ? AND key = ?`;
 
 const INSERT = `
   INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies, overlap,
@@ -97,7 +98,7 @@ export function putSchedules(sql: SqliteDatabase, reqs: readonly PutScheduleRequ
 /** One put; the caller is inside the write transaction. */
 function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult {
   const d = req.draft;
-  const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleRow | undefined;
+  const row = sql.stmt(GET).get(d.tenantId, d.key) as ScheduleReadRow | undefined;
   const refusal = putRefusal(req, row?.version ?? null);
   if (refusal !== undefined) throw refusal;
   const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
@@ -106,7 +107,7 @@ function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult 
     const inserted = sql
       .stmt(INSERT)
       .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
-    const schedule = toSchedule(inserted);
+    const schedule = toSchedule({ ...inserted, ...NO_EXECUTIONS });
     insertCreatedRevision(sql, schedule, req.revision, req.now);
     return { schedule, created: true, changed: true, transitions: [] };
   }
@@ -115,7 +116,10 @@ function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult 
     return { schedule: current, created: false, changed: false, transitions: [] };
   }
   keepRevisionContent(sql, current);
-  const updated = toSchedule(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow);
+  const updated = toSchedule({
+    ...(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow),
+    ...executionsIn(row),
+  });
   const transitions = cancelPending(sql, row.id, 'updated', req.now);
   if (req.dropOverrides !== undefined) dropOverrides(sql, row.id, req.dropOverrides);
   insertRevision(sql, putRevision(current, updated, req.revision, req.now));
@@ -123,7 +127,7 @@ function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult 
 }
 
 export function getSchedule(sql: SqliteDatabase, tenantId: string, key: string): Schedule | undefined {
-  const row = sql.read(() => sql.stmt(GET).get(tenantId, key)) as ScheduleRow | undefined;
+  const row = sql.read(() => sql.stmt(GET).get(tenantId, key)) as ScheduleReadRow | undefined;
   return row === undefined ? undefined : toSchedule(row);
 }
 
@@ -132,7 +136,7 @@ export function getSchedules(sql: SqliteDatabase, tenantId: string, keys: readon
   return sql.read(() => {
     const out: Schedule[] = [];
     for (const key of new Set(keys)) {
-      const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+      const row = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
       if (row !== undefined) out.push(toSchedule(row));
     }
     return out;
@@ -169,8 +173,8 @@ export function listSchedules(sql: SqliteDatabase, q: ScheduleQuery): Page<Sched
     params.after = decodeCursor<[string]>(q.cursor, ['string'])[0];
   }
   const from = rare ? 'schedules INDEXED BY schedules_not_active' : 'schedules';
-  const text = `SELECT * FROM ${from} WHERE ${where.join(' AND ')} ORDER BY key LIMIT @limit`;
-  const rows = sql.read(() => sql.stmt(text).all(params)) as ScheduleRow[];
+  const text = `SELECT ${WITH_EXECUTIONS} FROM ${from} ${EXECUTIONS_JOIN} WHERE ${where.join(' AND ')} ORDER BY key LIMIT @limit`;
+  const rows = sql.read(() => sql.stmt(text).all(params)) as ScheduleReadRow[];
   const more = rows.length > Math.max(1, q.limit);
   const items = (more ? rows.slice(0, -1) : rows).map(toSchedule);
   const last = items[items.length - 1];
@@ -185,8 +189,11 @@ export function deleteSchedule(
   note?: RevisionNote,
 ): { deleted: boolean; transitions: Transition[] } {
   return sql.write(() => {
-    const row = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
-    if (row === undefined) return { deleted: false, transitions: [] };
+    // Its counts first: a trigger deletes them with the row.
+    const found = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
+    const deleted = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
+    if (found === undefined || deleted === undefined) return { deleted: false, transitions: [] };
+    const row: ScheduleReadRow = { ...deleted, ...executionsIn(found) };
     keepRevisionContent(sql, toSchedule(row));
     insertRevision(sql, stateRevision(toSchedule(row), 'deleted', note?.actor, now));
     return { deleted: true, transitions: cancelPending(sql, row.id, 'deleted', now) };
@@ -200,7 +207,7 @@ export function pauseSchedule(
   opts: Parameters<Store['pauseSchedule']>[2],
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
-    const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+    const row = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
     if (row === undefined) return undefined;
     const paused = sql
       .stmt(PAUSE)
@@ -211,7 +218,7 @@ export function pauseSchedule(
       : skipPaused(sql, row.id, opts.now);
     if (paused !== undefined && row.state !== 'paused')
       insertRevision(sql, stateRevision(toSchedule(row), 'paused', opts.actor, opts.now));
-    return { schedule: toSchedule(paused ?? row), transitions };
+    return { schedule: toSchedule(paused ? { ...paused, ...executionsIn(row) } : row), transitions };
   });
 }
 
@@ -222,7 +229,7 @@ export function resumeSchedule(
   opts: Parameters<Store['resumeSchedule']>[2],
 ): { schedule: Schedule; transitions: Transition[] } | undefined {
   return sql.write(() => {
-    const row = sql.stmt(GET).get(tenantId, key) as ScheduleRow | undefined;
+    const row = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
     if (row === undefined) return undefined;
     const resumed = sql
       .stmt(RESUME)
@@ -230,14 +237,18 @@ export function resumeSchedule(
       ScheduleRow | undefined;
     if (resumed === undefined) return { schedule: toSchedule(row), transitions: [] };
     insertRevision(sql, stateRevision(toSchedule(row), 'resumed', opts.actor, opts.now));
-    return { schedule: toSchedule(resumed), transitions: insertRuns(sql, opts.skipped, opts.now) };
+    return {
+      schedule: toSchedule({ ...resumed, ...executionsIn(row) }),
+      transitions: insertRuns(sql, opts.skipped, opts.now),
+    };
   });
 }
 
 // schedules_paused_until: timed pauses whose end has come.
 const DUE_TIMED_PAUSES = `
-  SELECT * FROM schedules WHERE state = 'paused' AND paused_until IS NOT NULL AND paused_until <= ?
-  ORDER BY paused_until, id LIMIT ?`;
+  SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN}
+  WHERE state = 'paused' AND paused_until IS NOT NULL AND paused_until <= ?
+  ORDER BY paused_until, schedules.id LIMIT ?`;
 
 const NEXT_TIMED_RESUME =
   "SELECT MIN(paused_until) AS v FROM schedules WHERE state = 'paused' AND paused_until IS NOT NULL";
@@ -245,7 +256,7 @@ const NEXT_TIMED_RESUME =
 /** Paused schedules whose timed pause ended by `now`, earliest first. */
 export function dueTimedPauses(sql: SqliteDatabase, now: number, limit: number): Schedule[] {
   if (limit <= 0) return [];
-  const rows = sql.read(() => sql.stmt(DUE_TIMED_PAUSES).all(now, limit)) as ScheduleRow[];
+  const rows = sql.read(() => sql.stmt(DUE_TIMED_PAUSES).all(now, limit)) as ScheduleReadRow[];
   return rows.map(toSchedule);
 }
 
