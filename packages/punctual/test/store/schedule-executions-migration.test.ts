@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
 import type { Schedule } from '../../src/domain/schedule.js';
-import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MINUTE, T0, TENANT } from '../support/fixtures.js';
+import { pgSchemaBefore } from '../support/pg-schema-before.js';
 import { claimOne, settlement } from './conformance/helpers.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -37,18 +37,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('schedule executions migration: postgr
     const s = `"${schema}"`;
     const store = postgresStore({ connectionString: PG_URL, schema });
     try {
-      await db.query(`CREATE SCHEMA ${s}`);
-      await db.query(
-        `CREATE TABLE ${s}.punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
-           compatible_from INTEGER)`,
-      );
-      for (const m of MIGRATIONS.filter((x) => x.version < 22)) {
-        await db.query(m.sql(s));
-        await db.query(
-          `INSERT INTO ${s}.punctual_migrations (version, name, compatible_from) VALUES ($1, $2, $3)`,
-          [m.version, m.name, m.compatibleFrom],
-        );
-      }
+      await pgSchemaBefore(db, s, 22);
       const ids = new Map<string, string>();
       for (const [key, count, fired, succeeded] of SCHEDULES) {
         const { rows } = await db.query<{ id: string }>(

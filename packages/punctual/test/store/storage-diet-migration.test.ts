@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
-import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { T0, TENANT } from '../support/fixtures.js';
+import { pgSchemaBefore } from '../support/pg-schema-before.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
@@ -157,18 +157,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('storage diet migration: postgres', ()
     const s = `"${schema}"`;
     const store = postgresStore({ connectionString: PG_URL, schema });
     try {
-      await db.query(`CREATE SCHEMA ${s}`);
-      await db.query(
-        `CREATE TABLE ${s}.punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
-           compatible_from INTEGER)`,
-      );
-      for (const m of PG_MIGRATIONS.filter((x) => x.version < 21)) {
-        await db.query(m.sql(s));
-        await db.query(
-          `INSERT INTO ${s}.punctual_migrations (version, name, compatible_from) VALUES ($1, $2, $3)`,
-          [m.version, m.name, m.compatibleFrom],
-        );
-      }
+      await pgSchemaBefore(db, s, 21);
       const ids = new Map<string, string>();
       for (const [key, state] of SCHEDULES) {
         const { rows } = await db.query<{ id: string }>(
