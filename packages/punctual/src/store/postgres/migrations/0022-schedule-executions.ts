@@ -29,7 +29,9 @@ CREATE TABLE ${s}.schedule_executions (
 ) WITH (fillfactor = 70);
 
 -- Adds executions to the schedules that still exist ($1 ids, distinct; $2 counts, $3 latest fired instants,
--- $4 latest success instants or NULL). Returns the number of counts rows written.
+-- $4 latest success instants or NULL). Returns the number of counts rows written. The schedules that exist
+-- are one primary-key probe per id (an init plan): with an EXISTS per row, the cached generic plan walked the
+-- whole primary key in id order to spare the ORDER BY a sort (37 s per settlement at 1 M schedules).
 CREATE FUNCTION ${s}.count_executions(ids BIGINT[], counts BIGINT[], fired BIGINT[], succeeded BIGINT[])
   RETURNS INTEGER LANGUAGE plpgsql VOLATILE AS $fn$
 DECLARE
@@ -43,7 +45,7 @@ BEGIN
   INSERT INTO ${s}.schedule_executions AS x (schedule_id, executed_count, last_fired_at, last_succeeded_at)
   SELECT u.id, u.n, u.fired_at, u.succeeded_at
     FROM unnest(ids, counts, fired, succeeded) AS u(id, n, fired_at, succeeded_at)
-   WHERE EXISTS (SELECT 1 FROM ${s}.schedules AS sc WHERE sc.id = u.id)
+   WHERE u.id = ANY (ARRAY(SELECT sc.id FROM ${s}.schedules AS sc WHERE sc.id = ANY (ids)))
    ORDER BY u.id
   ON CONFLICT (schedule_id) DO UPDATE
      SET executed_count = x.executed_count + excluded.executed_count,
