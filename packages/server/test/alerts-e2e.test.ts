@@ -42,7 +42,9 @@ interface Received {
 }
 
 describe.skipIf(PG_URL === '')(
-  'alerts end to end on PostgreSQL (skipped: PUNCTUAL_TEST_PG_URL is not set)',
+  PG_URL === ''
+    ? 'alerts end to end on PostgreSQL (skipped: PUNCTUAL_TEST_PG_URL is not set)'
+    : 'alerts end to end on PostgreSQL',
   () => {
     const schema = `t_alerts_${randomBytes(5).toString('hex')}`;
     const children: ChildProcess[] = [];
@@ -241,9 +243,19 @@ describe.skipIf(PG_URL === '')(
         };
         expect(list.items.map((x) => [x.id, x.state])).toEqual([[id, 'resolved']]);
       }
-      const detail = (await (await fetch(`${a.url}/v1/alerts/${id}`, { headers: auth })).json()) as {
+      // A delivery is recorded once its receiver has answered, so the last one may still be pending when the
+      // receiver has seen every request: the detail is read again until none is pending (each read a request
+      // to the instance, which answers when it can), for at most 30 s.
+      type Detail = {
         deliveries: { channel: string; transition: string; state: string; attempts: number }[];
       };
+      const readDetail = async (): Promise<Detail> =>
+        (await (await fetch(`${a.url}/v1/alerts/${id}`, { headers: auth })).json()) as Detail;
+      let detail = await readDetail();
+      for (const deadline = performance.now() + 30_000; performance.now() < deadline;) {
+        if (!detail.deliveries.some((d) => d.state === 'pending')) break;
+        detail = await readDetail();
+      }
       expect(detail.deliveries.map((d) => [d.channel, d.transition, d.state, d.attempts]).sort()).toEqual(
         [
           ['chat', 'opened', 'delivered', 1],
