@@ -137,8 +137,11 @@ export async function advanceSchedule(db: PgDb, a: Advance): Promise<AdvanceResu
  * reads in key order; the `locked` count is an init plan, so it runs before the update), so two instances
  * advancing overlapping batches (a lapsed materializer claim) wait for each other instead of deadlocking.
  * Every lookup is a primary-key probe from the arrays: an ORDER BY joined to the arrays let the planner walk
- * the whole primary key once per array element. The ids
- * that advanced come once, on the first row (on every row they would cost a parse per run).
+ * the whole primary key once per array element. The runs keep those of the schedules that advanced with
+ * `= ANY (ARRAY(SELECT id FROM adv))`, the ids gathered once: as `IN (SELECT id FROM adv)` the planner, which
+ * expects one row of each, made it a nested loop that scanned the advanced ids again for every run (20,000
+ * CTE rows read per batch of 200). The ids that advanced come once, on the first row (on every row they would
+ * cost a parse per run).
  */
 export function advanceManySql(s: string): string {
   return `
@@ -158,7 +161,7 @@ export function advanceManySql(s: string): string {
          AND (sc.tenant_id = a.tenant_id AND sc.version = a.version AND sc.state = 'active'
               AND sc.next_fire_at IS NOT DISTINCT FROM a.expected) IS TRUE
       RETURNING sc.id
-    ), ins AS (${insertRunsSql(s, 8, 'u.schedule_id IN (SELECT id FROM adv)')}
+    ), ins AS (${insertRunsSql(s, 8, 'u.schedule_id = ANY (ARRAY(SELECT id FROM adv))')}
     ), woke AS (
       SELECT pg_notify($26, min(due_at)::text) FROM ins WHERE state = 'scheduled' HAVING count(*) > 0
     )
