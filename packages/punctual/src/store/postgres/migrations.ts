@@ -28,6 +28,7 @@ import * as m0019 from './migrations/0019-roll-back-claims.js';
 import * as m0020 from './migrations/0020-labelled-schedules-index.js';
 import * as m0021 from './migrations/0021-storage-diet.js';
 import * as m0022 from './migrations/0022-schedule-executions.js';
+import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
 
 export interface Migration {
   version: number;
@@ -88,6 +89,10 @@ export const MIGRATIONS: readonly Migration[] = [
   // schedule row, which this release's reads add to the new table; its own reads miss what newer instances
   // counted until it is replaced.
   { version: 22, name: m0022.name, sql: m0022.sql, compatibleFrom: 5 },
+  // 23 rebuilds three run indexes without running runs: older code works beside it, every read answered as
+  // before; its lists and quota count, which do not repeat the new predicate, read the table until it is
+  // replaced (roll without lingering).
+  { version: 23, name: m0023.name, sql: m0023.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -65,10 +65,19 @@ async function follow(
     `SELECT state, reason FROM ${db.s}.runs WHERE occurrence_key = $1 FOR UPDATE`,
     [key],
   );
+  // The occurrence's latest record: runs_tenant_key_time for the runs that are not running (it holds no
+  // running run, migration 23), runs_lease for a running one.
   const { rows: last } = await c.query<FoundRun>(
-    `SELECT state, reason FROM ${db.s}.runs
-      WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
-        AND kind = 'scheduled'
+    `SELECT state, reason FROM (
+       (SELECT id, state, reason FROM ${db.s}.runs
+         WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
+           AND kind = 'scheduled' AND state <> 'running'
+         ORDER BY id DESC LIMIT 1)
+       UNION ALL
+       (SELECT id, state, reason FROM ${db.s}.runs
+         WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
+           AND kind = 'scheduled' AND state = 'running'
+         ORDER BY id DESC LIMIT 1)) AS r
       ORDER BY id DESC LIMIT 1`,
     [run.tenantId, run.scheduleKey, run.scheduledFor, id],
   );

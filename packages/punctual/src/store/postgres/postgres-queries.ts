@@ -71,7 +71,13 @@ function succeededAttempt(row: RunRow): Attempt[] {
   ];
 }
 
-/** The page query of listRuns: runs_tenant_key_time or runs_tenant_time, in index order. */
+/**
+ * The page query of listRuns, newest first: the runs that are not running are a range of
+ * runs_tenant_key_time or runs_tenant_time in index order (which hold no running run, migration 23: the
+ * predicate is repeated so the planner matches them), and the running ones are read from runs_lease (every
+ * running run, as many as the workers execute at once) and sorted; the two are merged. A state filter reads
+ * one of the two parts only.
+ */
 export function listRunsQuery(s: string, q: RunQuery): { text: string; values: unknown[] } {
   const f = new Filters();
   f.add('tenant_id = ?', q.tenantId);
@@ -83,8 +89,17 @@ export function listRunsQuery(s: string, q: RunQuery): { text: string; values: u
     const [scheduledFor, id] = decodeCursor<[number, number]>(q.cursor, ['number', 'number']);
     f.add('(scheduled_for, id) < (?::bigint, ?::bigint)', scheduledFor, id);
   }
-  const text = `SELECT * FROM ${s}.runs WHERE ${f.where.join(' AND ')}
-                 ORDER BY scheduled_for DESC, id DESC LIMIT ${f.param(Math.max(1, q.limit) + 1)}`;
+  const limit = f.param(Math.max(1, q.limit) + 1);
+  const where = f.where.join(' AND ');
+  const part = (state: string): string =>
+    `(SELECT * FROM ${s}.runs WHERE ${where} AND ${state} ORDER BY scheduled_for DESC, id DESC LIMIT ${limit})`;
+  const parts: string[] = [];
+  if (q.state !== 'running') parts.push(part(`state <> 'running'`));
+  if (q.state === undefined || q.state === 'running') parts.push(part(`state = 'running'`));
+  const text =
+    parts.length === 1
+      ? parts[0]!.slice(1, -1)
+      : `SELECT * FROM (${parts.join(' UNION ALL ')}) AS r ORDER BY scheduled_for DESC, id DESC LIMIT ${limit}`;
   return { text, values: f.params };
 }
 

@@ -156,10 +156,15 @@ export async function countSchedules(db: PgDb, tenantId: string): Promise<number
   return rows[0]?.n ?? 0;
 }
 
-/** A runs_tenant_started range (`>=` implies the index's started_at IS NOT NULL). */
+/**
+ * A runs_tenant_started range (`>=` implies the index's started_at IS NOT NULL; the index holds no running
+ * run, migration 23) plus the tenant's running runs started since, from runs_lease.
+ */
 export async function countRunsStartedSince(db: PgDb, tenantId: string, since: number): Promise<number> {
   const rows = await db.query<{ n: number }>(
-    `SELECT count(*) AS n FROM ${db.s}.runs WHERE tenant_id = $1 AND started_at >= $2`,
+    `SELECT (SELECT count(*) FROM ${db.s}.runs WHERE tenant_id = $1 AND started_at >= $2 AND state <> 'running')
+          + (SELECT count(*) FROM ${db.s}.runs WHERE tenant_id = $1 AND started_at >= $2 AND state = 'running')
+            AS n`,
     [tenantId, since],
   );
   return rows[0]?.n ?? 0;

@@ -7,6 +7,7 @@ import type { PruneRequest } from '../../../src/store/store.js';
 import { MINUTE, OTHER_TENANT, runInsert, T0, TENANT } from '../../support/fixtures.js';
 import {
   addRuns,
+  claim,
   claimOne,
   create,
   ids,
@@ -95,6 +96,51 @@ export function runTests(ctx: Ctx): void {
     } while (cursor !== undefined && pages < 10);
     expect(seen).toEqual(ids(expected));
     expect(pages).toBe(3);
+  });
+
+  it('lists running runs in their place among the others, page by page, with and without a key', async () => {
+    const s = await create(ctx.store);
+    const times = [T0, T0 + MINUTE, T0 + MINUTE, T0 + 2 * MINUTE, T0 + 3 * MINUTE, T0 + 3 * MINUTE];
+    await ctx.store.insertRuns(
+      times.map((t) => runInsert({ schedule: s, scheduledFor: t, kind: 'manual', unique: false })),
+      T0,
+    );
+    // The two earliest start and the first ends: one final run, one running (tied with a scheduled one).
+    const started = (await claim(ctx.store, T0 + 3 * MINUTE, 2)).claimed;
+    expect(started).toHaveLength(2);
+    await ctx.store.settleRuns(
+      [settlement(started[0]!, { state: 'succeeded', result: null }, T0 + 3 * MINUTE)],
+      T0 + 3 * MINUTE,
+    );
+    const all = (await ctx.store.listRuns({ tenantId: TENANT, limit: 50 })).items;
+    expect(all.map((r) => r.state).sort()).toEqual([
+      'running',
+      'scheduled',
+      'scheduled',
+      'scheduled',
+      'scheduled',
+      'succeeded',
+    ]);
+    const expected = [...all]
+      .sort((a, b) => b.scheduledFor - a.scheduledFor || Number(b.id) - Number(a.id))
+      .map((r) => [r.id, r.state]);
+    expect(all.map((r) => [r.id, r.state])).toEqual(expected);
+    for (const scheduleKey of [undefined, s.key]) {
+      const seen: [string, string][] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await ctx.store.listRuns({ tenantId: TENANT, scheduleKey, limit: 2, cursor });
+        seen.push(...page.items.map((r): [string, string] => [r.id, r.state]));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== undefined && pages < 10);
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(3);
+    }
+    const running = await ctx.store.listRuns({ tenantId: TENANT, state: 'running', limit: 1 });
+    expect(running.items.map((r) => r.id)).toEqual([expected.find((r) => r[1] === 'running')![0]]);
+    expect(running.nextCursor).toBeUndefined();
   });
 
   it('rejects a page cursor it did not issue with CURSOR_INVALID', async () => {

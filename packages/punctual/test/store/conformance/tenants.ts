@@ -276,7 +276,8 @@ export function tenantTests(ctx: Ctx): void {
     await addRuns(ctx.store, o, [T0 + MINUTE]);
     expect(await store().countRunsStartedSince(TENANT, 0)).toBe(0);
 
-    expect((await claim(ctx.store, T0)).claimed).toHaveLength(1);
+    const early = (await claim(ctx.store, T0)).claimed;
+    expect(early).toHaveLength(1);
     expect((await claim(ctx.store, T0 + MINUTE)).claimed).toHaveLength(2);
 
     expect(await store().countRunsStartedSince(TENANT, 0)).toBe(2);
@@ -286,6 +287,14 @@ export function tenantTests(ctx: Ctx): void {
     expect(await store().countRunsStartedSince(TENANT, T0 + MINUTE + 1)).toBe(0);
     expect(await store().countRunsStartedSince(OTHER_TENANT, T0)).toBe(1);
     expect(await store().countRunsStartedSince('nobody', 0)).toBe(0);
+
+    // A run that has ended still counts from its start: running or final, every started run is counted.
+    await ctx.store.settleRuns(
+      [settlement(early[0]!, { state: 'succeeded', result: null }, T0 + MINUTE)],
+      T0 + MINUTE,
+    );
+    expect(await store().countRunsStartedSince(TENANT, T0)).toBe(2);
+    expect(await store().countRunsStartedSince(TENANT, T0 + 1)).toBe(1);
   });
 }
 
