@@ -1,7 +1,7 @@
 // One attempt's delivery: the driver's outcome, raced against the schedule's timeout. It turns every way an
 // attempt can end without a driver's answer into an Outcome: ATTEMPT_TIMEOUT when the timeout passes first
-// (the delivery is aborted then), ATTEMPT_FAILED when the driver throws or no driver serves the target's kind.
-// It never settles, holds a slot or touches the store: the worker does what the outcome calls for.
+// (the delivery is aborted then), ATTEMPT_FAILED when the driver throws or no driver serves the target's
+// kind. It never settles, holds a slot or touches the store: the worker does what the outcome calls for.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Outcome } from '../domain/outcome.js';

@@ -1,6 +1,6 @@
 // The listing queries of the store contract (ScheduleQuery, RunQuery, RevisionQuery) and the Page they
-// answer with, continued by an opaque cursor. Types only: they must never hold logic (store/common/page-cursor.ts
-// writes and reads the cursors).
+// answer with, continued by an opaque cursor. Types only: they must never hold logic
+// (store/common/page-cursor.ts writes and reads the cursors).
 
 import type { RunState } from '../domain/run.js';
 import type { ScheduleState } from '../domain/schedule.js';
