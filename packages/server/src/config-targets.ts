@@ -6,7 +6,8 @@
 
 import { DEFAULT_SCRIPT_LIMITS, TENANT_ID_PATTERN, type ScriptLimits } from 'punctual';
 import { z } from 'zod';
-import type { Config, Setting } from './config.js';
+import type { Config } from './config.js';
+import type { Setting } from './config-settings.js';
 import { checkBrokers, checkFetchHosts, duration, int, jsonValue, size } from './config-values.js';
 
 export const TARGET_SETTINGS: readonly Setting[] = [

@@ -37,7 +37,8 @@ import {
   type TenantStore,
 } from 'punctual';
 import { scriptLimitsOf } from './config-targets.js';
-import { localUrl, type Config } from './config.js';
+import type { Config } from './config.js';
+import { localUrl } from './local-url.js';
 import { buildApp, type App } from './http/app.js';
 import { StorageHealth } from './http/storage-health.js';
 import { createLogger, logSchedulerEvents, type Logger } from './logger.js';

@@ -3,7 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SETTINGS, loadConfig, localUrl } from '../src/config.js';
+import { SETTINGS } from '../src/config-settings.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { localUrl } from '../src/local-url.js';
 
 const noFile = (): string => {
   throw new Error('no file expected');

@@ -1,16 +1,20 @@
 // Create or edit a schedule: a control for every field, the live description and next fire times from the
 // preview endpoint as the spec and zone are typed, the API's errors next to the field they name, and the raw
 // request that Save will send. Editing sends If-Match with the version it loaded; "Check changes" shows what
-// saving would do (a dry run, nothing written).
+// saving would do (a dry run, nothing written). It owns the form's state, its loading and its saving; the
+// fieldsets (WhenFields, TargetFields, PolicyFields) and the request shown (RequestPanel) only render what it
+// hands them and must never hold form state of their own.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { formControls } from '../components/FormControls.tsx';
-import { DURATION_HINT, TargetFields } from '../components/TargetFields.tsx';
-import { JsonView } from '../components/JsonView.tsx';
+import { TargetFields } from '../components/TargetFields.tsx';
 import { DryRunPanel } from '../components/DryRunPanel.tsx';
 import { Layout } from '../components/Layout.tsx';
 import { Link } from '../components/Link.tsx';
+import { PolicyFields } from '../components/PolicyFields.tsx';
 import { PreviewPanel } from '../components/PreviewPanel.tsx';
+import { RequestPanel } from '../components/RequestPanel.tsx';
 import { Status } from '../components/Status.tsx';
+import { WhenFields } from '../components/WhenFields.tsx';
 import { TARGET_KINDS, type DryRun, type Schedule } from '../api.ts';
 import { useSession } from '../lib/context.ts';
 import { mapApiError } from '../lib/errors.ts';
@@ -30,16 +34,7 @@ import { useNow } from '../lib/hooks.ts';
 import { useInvalidate } from '../lib/query.ts';
 import { navigate, paths } from '../lib/router.ts';
 import { useSpecPreview } from '../lib/spec-preview.ts';
-import { viewerZone, zoneNames } from '../lib/time.ts';
-
-/** Wall times typed as ISO 8601 (a datetime-local control would follow the browser's locale). */
-const ISO_WALL_TIME = {
-  autoComplete: 'off',
-  spellCheck: false,
-  inputMode: 'numeric',
-  placeholder: 'YYYY-MM-DDTHH:MM',
-  className: 'mono',
-};
+import { viewerZone } from '../lib/time.ts';
 
 const HANDLER_NOTE =
   'A handler runs only in an application that embeds the library and registers it; this service has none, ' +
@@ -70,7 +65,6 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   const [saving, setSaving] = useState(false);
   const [unsupported, setUnsupported] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const zones = useMemo(() => zoneNames(), []);
   const formRef = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -183,7 +177,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
   };
 
   const controls = formControls(form, errors, set);
-  const { field, text, number, select } = controls;
+  const { field, select } = controls;
   // `punctual serve` has no handlers: offer the kind only to show a schedule that already has one.
   const kinds = TARGET_KINDS.filter((k) => k !== 'handler' || form.targetKind === 'handler');
 
@@ -215,88 +209,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
               {general}
             </p>
           )}
-          <fieldset>
-            <legend>When</legend>
-            {field(
-              'key',
-              'Key',
-              text('key', { readOnly: editing, autoComplete: 'off', spellCheck: false }),
-              editing
-                ? 'The key cannot change; create a new schedule for a new key.'
-                : 'Unique within the tenant: letters, digits and . _ : @ -',
-            )}
-            {field(
-              'spec',
-              'Spec',
-              text('spec', { autoComplete: 'off', spellCheck: false, className: 'mono' }),
-              'cron (0 9 * * 1-5), RRULE (FREQ=WEEKLY;BYDAY=MO), @every 15m, @at 2026-01-05T09:00:00Z or @in 10m',
-            )}
-            {field(
-              'tz',
-              'Time zone',
-              text('tz', { list: 'zone-names', autoComplete: 'off', spellCheck: false }),
-              `IANA zone the spec is read in. Yours is ${viewerZone()}.`,
-            )}
-            <datalist id="zone-names">
-              {zones.map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-            {field(
-              'startAt',
-              `Start at (${tz})`,
-              text('startAt', ISO_WALL_TIME),
-              'Optional: no occurrence before this. ISO 8601, e.g. 2026-01-05T09:00.',
-            )}
-            {field(
-              'endAt',
-              `End at (${tz})`,
-              text('endAt', ISO_WALL_TIME),
-              'Optional: no occurrence from this on. ISO 8601, e.g. 2026-12-31T18:00.',
-            )}
-            {field(
-              'dstGap',
-              'A fixed time in a DST gap',
-              select('dstGap', ['shift', 'skip'], 'default: cron shift, RRULE skip'),
-              'Cron and RRULE only. shift: run right after the gap; skip: not that day.',
-            )}
-            {field(
-              'dstRepeat',
-              'A fixed time that occurs twice',
-              select('dstRepeat', ['first', 'both'], 'default first'),
-              'Cron and RRULE only. first: the first pass; both: each pass.',
-            )}
-            {field(
-              'exclude',
-              'Excluded calendars',
-              text('exclude'),
-              'Optional: calendar names, separated by commas; an occurrence on one of their dates is skipped.',
-            )}
-            {field(
-              'businessDaysCalendar',
-              'Business days of',
-              text('businessDaysCalendar'),
-              'Optional: a calendar whose working days the schedule keeps to.',
-            )}
-            {field(
-              'businessDaysRoll',
-              'On a non-working day',
-              select('businessDaysRoll', ['skip', 'next', 'previous'], 'default skip'),
-              'skip it, or roll it to the next / previous working day at the same local time.',
-            )}
-            {field(
-              'maxRuns',
-              'Most runs',
-              number('maxRuns'),
-              'Optional: the schedule completes after this many.',
-            )}
-            {field(
-              'jitter',
-              'Jitter',
-              text('jitter'),
-              'Optional: a fixed random offset per occurrence, below this duration (30s, 5m).',
-            )}
-          </fieldset>
+          <WhenFields controls={controls} editing={editing} tz={tz} />
           <fieldset>
             <legend>Target</legend>
             {field(
@@ -323,62 +236,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
               'Optional: any JSON value handed to the target with every run.',
             )}
           </fieldset>
-          <fieldset>
-            <legend>Retries</legend>
-            {field(
-              'retryMaxAttempts',
-              'Attempts per run',
-              number('retryMaxAttempts'),
-              'Including the first; 1 means no retry.',
-            )}
-            {field(
-              'retryBackoff',
-              'Backoff',
-              select('retryBackoff', ['fixed', 'exponential'], 'default exponential'),
-            )}
-            {field('retryDelay', 'First retry delay', text('retryDelay'), DURATION_HINT)}
-            {field('retryMaxDelay', 'Longest retry delay', text('retryMaxDelay'), DURATION_HINT)}
-            {field('retryJitter', 'Retry jitter', select('retryJitter', ['true', 'false'], 'default true'))}
-          </fieldset>
-          <fieldset>
-            <legend>Policies</legend>
-            {field('timeout', 'Timeout per attempt', text('timeout'), DURATION_HINT)}
-            {field(
-              'overlap',
-              'When the previous run is still running',
-              select(
-                'overlap',
-                ['allow', 'skip', 'bufferOne', 'bufferAll', 'cancelPrevious'],
-                'default allow',
-              ),
-            )}
-            {field(
-              'misfire',
-              'Occurrences missed while stopped',
-              select('misfire', ['skip', 'runOnce', 'runAll'], 'default runOnce'),
-            )}
-            {field('catchupWindow', 'Catch-up window', text('catchupWindow'), DURATION_HINT)}
-            {field('maxCatchup', 'Most catch-up runs', number('maxCatchup'))}
-            {field(
-              'deadline',
-              'Deadline after the scheduled time',
-              text('deadline'),
-              'Runs not started by then expire. Empty: none.',
-            )}
-            {field(
-              'priority',
-              'Priority',
-              number('priority'),
-              'Higher is claimed first among runs due together (-1000 to 1000).',
-            )}
-            {field(
-              'maxChecks',
-              'Most checks',
-              number('maxChecks'),
-              'Check-again outcomes allowed per occurrence.',
-            )}
-            {field('checkHorizon', 'Check horizon', text('checkHorizon'), DURATION_HINT)}
-          </fieldset>
+          <PolicyFields controls={controls} />
           <div className="actions sticky-actions">
             <button
               type="submit"
@@ -410,26 +268,7 @@ export function ScheduleForm({ editKey, previewDelayMs = 250 }: ScheduleFormProp
             tz={tz}
             now={now}
           />
-          <details className="raw" open>
-            <summary>Request that Save sends</summary>
-            <p className="mono small">
-              {requestKey === '' ? (
-                <span className="muted">PUT /v1/schedules/… (type a key)</span>
-              ) : (
-                `PUT /v1/schedules/${encodeURIComponent(requestKey)}`
-              )}
-              {version !== undefined && (
-                <>
-                  <br />
-                  If-Match: {version}
-                </>
-              )}
-            </p>
-            <JsonView value={built.body} label="Request body as JSON" />
-            {Object.keys(built.errors).length > 0 && (
-              <p className="muted small">Left out until fixed: {Object.keys(built.errors).join(', ')}.</p>
-            )}
-          </details>
+          <RequestPanel requestKey={requestKey} version={version} built={built} />
         </aside>
       </div>
     </Layout>

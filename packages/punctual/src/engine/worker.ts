@@ -5,7 +5,8 @@
 // start, and store signals end held runs at once (cancelled: abort; paused: end the buffered ones). A run
 // whose target is saturated for it waits in memory (lease kept, no slot held, nothing written) and is
 // admitted when the target has room (engine/waiting-runs.ts); it never loops through the store. It never
-// decides policy itself: the domain maps outcomes to next states.
+// decides policy itself: the domain maps outcomes to next states; one attempt's delivery against its timeout
+// is engine/deliver-attempt.ts.
 
 import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
@@ -14,11 +15,11 @@ import { attemptOutcome, nextStateFor, type NextState, type Outcome } from '../d
 import type { Attempt, Run, RunReason } from '../domain/run.js';
 import type { TargetKind } from '../domain/target.js';
 import { targetKind } from '../domain/target.js';
-import { describeThrown } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
-import type { TargetDriver } from '../targets/target.js';
+import type { Delivery, TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
+import { deliverAttempt } from './deliver-attempt.js';
 import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
@@ -275,33 +276,22 @@ export class Worker {
     if (this.#spans) flight.span = this.#spans.start(run, schedule, startedAt);
     const trace = flight.span?.context;
     this.bus.emit('run:started', trace ? { run: started, trace: traceIds(trace) } : { run: started });
-    const timeoutMs = schedule.policies.timeoutMs;
-    const timedOut = new Promise<Outcome>((resolve) => {
-      flight.cancelTimeout = this.clock.setTimer(startedAt + timeoutMs, () => {
-        abort.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
-        resolve({
-          type: 'retry',
-          error: { code: 'ATTEMPT_TIMEOUT', message: `attempt timed out after ${timeoutMs} ms` },
-        });
-      });
-    });
+    const delivery: Delivery = {
+      run,
+      schedule,
+      payload: run.payload ?? schedule.payload,
+      signal: abort.signal,
+      startedAt,
+      ...(trace && { trace }),
+    };
     const driver = this.targets.get(targetKind(schedule.target));
-    const delivered: Promise<Outcome> = driver
-      ? driver
-          .deliver({
-            run,
-            schedule,
-            payload: run.payload ?? schedule.payload,
-            signal: abort.signal,
-            startedAt,
-            ...(trace && { trace }),
-          })
-          .catch((e: unknown) => ({ type: 'retry', error: { code: 'ATTEMPT_FAILED', ...describeThrown(e) } }))
-      : Promise.resolve({
-          type: 'retry',
-          error: { code: 'ATTEMPT_FAILED', message: `no target driver for ${targetKind(schedule.target)}` },
-        });
-    void Promise.race([delivered, timedOut]).then((outcome) => this.#finish(flight, outcome));
+    void deliverAttempt(
+      this.clock,
+      driver,
+      abort,
+      delivery,
+      (cancel) => (flight.cancelTimeout = cancel),
+    ).then((outcome) => this.#finish(flight, outcome));
   }
 
   #finish(flight: InFlight, outcome: Outcome): void {

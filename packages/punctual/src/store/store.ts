@@ -1,13 +1,33 @@
 // The store contract: every durable operation Punctual needs, written in domain terms. Each method is one
 // atomic operation, takes `now` as a parameter (a store never reads a clock), and is scoped by tenant where
 // it touches tenant data. Implementations: store/sqlite/, store/postgres/. The engine depends on this
-// interface only; it branches on `capabilities`, never on which store it has.
+// interface only; it branches on `capabilities`, never on which store it has. The requests and results of
+// its operations live in sibling modules, one concept each, and are re-exported here so the contract is
+// imported from one place; this module must never grow logic of its own.
 
-import type { Json } from '../domain/json.js';
 import type { OccurrenceOverride } from '../domain/occurrence-override.js';
-import type { Attempt, Run, RunError, RunKind, RunReason, RunState } from '../domain/run.js';
-import type { Schedule, ScheduleDraft, ScheduleState } from '../domain/schedule.js';
+import type { Attempt, Run } from '../domain/run.js';
+import type { Schedule, ScheduleState } from '../domain/schedule.js';
 import type { RevisionNote, ScheduleRevision } from '../domain/schedule-revision.js';
+import type { OverrideRemoval, OverrideWrite } from './override-write.js';
+import type { ClaimRequest, ClaimResult } from './run-claim.js';
+import type { RunInsert } from './run-insert.js';
+import type { RerunRequest, RerunResult } from './rerun-request.js';
+import type { Advance, AdvanceResult } from './schedule-advance.js';
+import type { PutScheduleRequest, PutScheduleResult } from './schedule-put.js';
+import type { Settlement } from './settlement.js';
+import type { Page, RevisionQuery, RunQuery, ScheduleQuery } from './store-queries.js';
+import type { Transition } from './transition.js';
+
+export type { OverrideRemoval, OverrideWrite } from './override-write.js';
+export type { ClaimedRun, ClaimRequest, ClaimResult } from './run-claim.js';
+export type { RunInsert } from './run-insert.js';
+export type { RerunRefusal, RerunRequest, RerunResult } from './rerun-request.js';
+export type { Advance, AdvanceResult } from './schedule-advance.js';
+export { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from './schedule-put.js';
+export { endedBeforeDelivery, settledStartedAt, type SettleOutcome, type Settlement } from './settlement.js';
+export type { Page, RevisionQuery, RunQuery, ScheduleQuery } from './store-queries.js';
+export type { Transition } from './transition.js';
 
 export interface StoreCapabilities {
   /** Several processes may share this store (claims are safe across processes). */
@@ -22,212 +42,6 @@ export interface StoreCapabilities {
   concurrentStatements: boolean;
 }
 
-/** One state change a store operation made; the engine turns each into one typed event. */
-export interface Transition {
-  run: Run;
-  from: RunState | null;
-  to: RunState;
-}
-
-/**
- * A run to insert. Unique by (scheduleId, scheduledFor) when `unique` is true: a duplicate is a no-op.
- * Records of occurrences that did not run (skipped) are not unique, so a backfill can still run the instant.
- * Every run that is not manual has occurrenceId `<scheduleId>:<scheduledFor>`.
- */
-export interface RunInsert {
-  tenantId: string;
-  scheduleId: string;
-  scheduleKey: string;
-  scheduleVersion: number;
-  kind: RunKind;
-  /** Spec occurrences that will run are unique; manual runs and skipped records are not. */
-  unique: boolean;
-  scheduledFor: number;
-  dueAt: number;
-  expiresAt: number | null;
-  /**
-   * By when the run must have succeeded (its schedule's `expect`); null for none. The alert evaluator takes
-   * due ones from an index, so only runs with an expectation are ever looked at.
-   */
-  expectBy?: number | null | undefined;
-  priority: number;
-  maxAttempts: number;
-  overlap: string;
-  payload: Json | null;
-  /** Insert directly in a final state (skipped runs recording a missed occurrence). */
-  state: 'scheduled' | 'skipped';
-  reason: RunReason | null;
-  details: Record<string, Json> | null;
-}
-
-export interface PutScheduleRequest {
-  draft: ScheduleDraft;
-  /** Nominal instant of the first occurrence to materialise (null: none). */
-  nextFireAt: number | null;
-  /** Refuse with VERSION_CONFLICT unless the stored version equals this (undefined: no check). */
-  expectedVersion?: number | undefined;
-  /**
-   * Refuse with VERSION_CONFLICT (`expected: null`) when a schedule with this key exists: a create that must
-   * not turn into an update (the declared schedules' compare-and-set, when another instance created it first).
-   */
-  expectAbsent?: boolean | undefined;
-  /**
-   * A hint: the caller found no schedule with this key just before. A store may then try a plain insert
-   * first and take its update path only when the key exists after all. The result is the same either way.
-   */
-  expectNew?: boolean | undefined;
-  /** A created schedule starts in this state (default active; paused: pausedAt = now). An update ignores it. */
-  initialState?: 'active' | 'paused' | undefined;
-  /** Who made the change (and the version a rollback restores), kept in the revision the put writes. */
-  revision?: RevisionNote | undefined;
-  /** Instants whose overrides the change drops (their occurrences are gone), deleted in the same transaction. */
-  dropOverrides?: readonly number[] | undefined;
-  /**
-   * A hint: the caller already compared the draft with this version of the schedule (`same`: sameDraft's
-   * verdict). A schedule's draft changes only with its version, so when the locked row is still this id at
-   * this version the store may take the verdict instead of comparing again. The result is the same either way.
-   */
-  comparedWith?: { scheduleId: string; version: number; same: boolean } | undefined;
-  now: number;
-}
-
-/** sameDraft(stored, req.draft), or the caller's verdict when it compared the same version (comparedWith). */
-export function sameAsStored(
-  req: PutScheduleRequest,
-  stored: { id: string; version: number },
-  compare: () => boolean,
-): boolean {
-  const c = req.comparedWith;
-  return c !== undefined && c.scheduleId === stored.id && c.version === stored.version ? c.same : compare();
-}
-
-export interface PutScheduleResult {
-  schedule: Schedule;
-  created: boolean;
-  /** False when the draft equalled the stored one: nothing changed, version kept. */
-  changed: boolean;
-  /** Pending runs of the previous version, now `cancelled` with reason `updated`. */
-  transitions: Transition[];
-}
-
-export interface ScheduleQuery {
-  tenantId: string;
-  state?: ScheduleState | undefined;
-  targetKind?: string | undefined;
-  keyPrefix?: string | undefined;
-  /** Every one of these labels (key, value) must be on the schedule. */
-  labels?: readonly (readonly [string, string])[] | undefined;
-  /** Opaque cursor from a previous page. */
-  cursor?: string | undefined;
-  limit: number;
-}
-
-export interface RunQuery {
-  tenantId: string;
-  scheduleKey?: string | undefined;
-  state?: RunState | undefined;
-  /** scheduledFor in [from, to). */
-  from?: number | undefined;
-  to?: number | undefined;
-  cursor?: string | undefined;
-  limit: number;
-}
-
-/** A key's revisions, newest first (they outlive a deleted schedule, up to REVISIONS_KEPT of them). */
-export interface RevisionQuery {
-  tenantId: string;
-  key: string;
-  cursor?: string | undefined;
-  limit: number;
-}
-
-export interface Page<T> {
-  items: T[];
-  /** Present when more items follow. */
-  nextCursor?: string | undefined;
-}
-
-/** The materializer's request to advance one schedule. Compare-and-set on (version, nextFireAt). */
-export interface Advance {
-  tenantId: string;
-  scheduleId: string;
-  version: number;
-  expectedNextFireAt: number | null;
-  nextFireAt: number | null;
-  /** Added to materializedCount. */
-  fired: number;
-  /** Marks the schedule completed (no occurrence remains). */
-  complete: boolean;
-  runs: RunInsert[];
-  now: number;
-}
-
-export interface AdvanceResult {
-  /** `conflict`: the schedule changed or another instance advanced it first; nothing was written. */
-  status: 'advanced' | 'conflict';
-  /** Runs actually inserted (duplicates of existing occurrences are left out). */
-  transitions: Transition[];
-}
-
-export interface ClaimRequest {
-  workerId: string;
-  now: number;
-  limit: number;
-  leaseMs: number;
-}
-
-export interface ClaimedRun {
-  run: Run;
-  schedule: Schedule;
-  /** Fencing token: settle and extend succeed only with it. */
-  token: string;
-}
-
-export interface ClaimResult {
-  claimed: ClaimedRun[];
-  /** Side effects of claiming: expired (deadline), skipped (overlap), cancelled (cancelPrevious). */
-  transitions: Transition[];
-}
-
-export type SettleOutcome =
-  | { state: 'succeeded'; result: Json | null }
-  | { state: 'scheduled'; reason: 'retry' | 'checkAgain' | 'released'; dueAt: number; error: RunError | null }
-  | { state: 'dead'; error: RunError }
-  /**
-   * Ended before its delivery started (found past its deadline, or its schedule paused, while it waited in
-   * the worker's buffer): the attempt the claim counted is handed back and no attempt is recorded.
-   */
-  | { state: 'cancelled' | 'skipped' | 'expired'; reason: RunReason };
-
-export interface Settlement {
-  runId: string;
-  token: string;
-  outcome: SettleOutcome;
-  attempt: Attempt;
-  /**
-   * The run as it was claimed. While the caller holds the lease nobody else changes the row (but for the
-   * lease's expiry), so a store may report the settled run from this and the outcome (settledRun) instead
-   * of reading the row back.
-   */
-  run: Run;
-  /**
-   * What the run's `startedAt` becomes: when its first delivery started (null: never). Undefined keeps
-   * `run.startedAt`. The claim sets `startedAt` to the claim instant; the worker corrects it to the delivery
-   * start, or clears it for a run that ended in its buffer without being delivered.
-   */
-  startedAt?: number | null | undefined;
-}
-
-/** What a settlement leaves in the run's `startedAt`. */
-export function settledStartedAt(x: Pick<Settlement, 'startedAt' | 'run'>): number | null {
-  return x.startedAt === undefined ? x.run.startedAt : x.startedAt;
-}
-
-/** Whether a settlement ends a run that was never delivered in this attempt (no attempt is recorded). */
-export function endedBeforeDelivery(o: SettleOutcome): boolean {
-  return o.state === 'cancelled' || o.state === 'skipped' || o.state === 'expired';
-}
-
 /**
  * A hint one process gives every engine sharing its store, so they act at once rather than at their next
  * timer (a latency hint only: a lost signal delays, never loses). PostgreSQL sends them with NOTIFY; SQLite
@@ -240,57 +54,6 @@ export type StoreSignal =
   | { kind: 'abort'; runIds: string[] }
   /** A schedule was paused: workers end its runs that wait in their buffer, not delivered yet. */
   | { kind: 'paused'; scheduleId: string; cancelPending: boolean };
-
-/** Final runs of one schedule to run again, as new attempts of the same occurrence (the same run). */
-export interface RerunRequest {
-  tenantId: string;
-  scheduleId: string;
-  /** The schedule's current version: a rerun runs it (its target and policies as they are now). */
-  scheduleVersion: number;
-  /** Attempts each rerun gets on top of those it used (the schedule's retry.maxAttempts). */
-  attempts: number;
-  runIds: readonly string[];
-  now: number;
-}
-
-export type RerunRefusal =
-  | { runId: string; why: 'notFound' }
-  | { runId: string; why: 'notFinal'; state: RunState }
-  | { runId: string; why: 'occurrenceTaken'; state: RunState; heldBy: string };
-
-export interface RerunResult {
-  /** The runs made `scheduled` again (due at now), in the order asked. */
-  transitions: Transition[];
-  /**
-   * Runs left as they were: not final yet, or their occurrence is held by another run. Unknown ids and runs
-   * of another schedule or tenant are `notFound`.
-   */
-  refused: RerunRefusal[];
-}
-
-/**
- * Stores (or replaces) the override of one occurrence and makes the occurrence's run follow it, in one
- * transaction. `run` is the occurrence's run as the override makes it (computed by the caller), with
- * `unique` true when it is to run. When a run holds the occurrence and is still `scheduled`, it is updated
- * conditionally (only while still scheduled); when it is running or final (a claim won), nothing is written
- * and OCCURRENCE_STARTED is thrown. When no run holds it and the schedule materialised past it, the run is
- * inserted only when the last record of the occurrence is a skip by override (undoing or changing a skip);
- * otherwise OCCURRENCE_STARTED. When it is not materialised yet, only the override is written.
- */
-export interface OverrideWrite {
-  override: OccurrenceOverride;
-  run: RunInsert;
-  now: number;
-}
-
-/** Removes an occurrence's override; its run, if still pending, goes back to `run` (the plain occurrence). */
-export interface OverrideRemoval {
-  tenantId: string;
-  scheduleId: string;
-  instant: number;
-  run: RunInsert;
-  now: number;
-}
 
 export interface PruneRequest {
   now: number;

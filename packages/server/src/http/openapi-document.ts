@@ -5,7 +5,7 @@
 // only what their own logic adds: 404, 409, ...) and never change what a route accepts.
 
 import { STATUS_CODES } from 'node:http';
-import { localUrl } from '../config.js';
+import { localUrl } from '../local-url.js';
 
 interface Operation {
   operationId?: string;

@@ -1,7 +1,8 @@
 // One run of a tenant script inside a sandbox thread: a fresh QuickJS runtime and context on a module with
 // bounded memory, a deadline interrupt, the guest API bootstrapped before the tenant's module, host calls
-// bridged as guest promises, and every ending turned into a ScriptResult with its own code. It must never
-// hand the guest a host object, let guest code choose a tenant, or leave a handle undisposed.
+// bridged as guest promises, and every ending turned into a ScriptResult with its own code (the log lines it
+// returns are bounded by script-logs.ts). It must never hand the guest a host object, let guest code choose
+// a tenant, or leave a handle undisposed.
 
 import type {
   QuickJSContext,
@@ -20,7 +21,6 @@ import {
 import { BOOTSTRAP } from './script-bootstrap.js';
 import {
   abortedEnding,
-  cutUtf8,
   guestEnding,
   hostFailureEnding,
   Stop,
@@ -28,6 +28,7 @@ import {
   type Described,
   type Ending,
 } from './script-errors.js';
+import { ScriptLogs } from './script-logs.js';
 import type { BoundedModule } from './script-quickjs.js';
 
 /** The guest threw this value (or a promise the host awaited rejected with it). */
@@ -70,9 +71,7 @@ export class ScriptRun {
   #wake: (() => void) | undefined;
   #phase: 'load' | 'run' | 'encode' = 'load';
   #checkAgainAt: number | undefined;
-  readonly #logs: string[] = [];
-  #logBytes = 0;
-  #droppedLogs = 0;
+  readonly #logs: ScriptLogs;
 
   readonly #memoryFull: () => boolean;
 
@@ -86,6 +85,7 @@ export class ScriptRun {
     this.#post = post;
     this.#externallyAborted = aborted;
     this.#memoryFull = module.full;
+    this.#logs = new ScriptLogs(job.limits);
     // No allocator limit: the module's bounded WebAssembly memory is the one memory limit (it also stops
     // large strings and arrays, which QuickJS's own limit misses).
     this.#rt = module.mod.newRuntime();
@@ -166,11 +166,11 @@ export class ScriptRun {
     }
     const value = await this.#settle(this.#unwrap(vm.callFunction(fn, vm.undefined, api.ctx)));
     if (this.#checkAgainAt !== undefined)
-      return { type: 'checkAgain', at: this.#checkAgainAt, logs: this.#logList() };
+      return { type: 'checkAgain', at: this.#checkAgainAt, logs: this.#logs.list() };
     const json = this.#encode(value);
     return json === undefined
-      ? { type: 'ok', logs: this.#logList() }
-      : { type: 'ok', json, logs: this.#logList() };
+      ? { type: 'ok', logs: this.#logs.list() }
+      : { type: 'ok', json, logs: this.#logs.list() };
   }
 
   #bootstrap(): Api {
@@ -278,20 +278,7 @@ export class ScriptRun {
   }
 
   #hostLog(lineHandle: QuickJSHandle): void {
-    const l = this.#job.limits;
-    if (this.#logs.length >= l.maxLogLines) {
-      this.#droppedLogs++;
-      return;
-    }
-    const line = this.#readString(lineHandle, l.maxLogLineBytes);
-    const text = cutUtf8(typeof line === 'string' ? line : '[not a loggable line]', l.maxLogLineBytes);
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (this.#logBytes + bytes > l.maxLogBytes) {
-      this.#droppedLogs++;
-      return;
-    }
-    this.#logs.push(text);
-    this.#logBytes += bytes;
+    this.#logs.add(() => this.#readString(lineHandle, this.#job.limits.maxLogLineBytes));
   }
 
   #hostCheckAgain(atHandle: QuickJSHandle): VmCallResult<QuickJSHandle> | void {
@@ -346,11 +333,6 @@ export class ScriptRun {
     if (performance.now() > this.#deadline) throw timeoutEnding(this.#job.limits.timeoutMs);
   }
 
-  #logList(): string[] {
-    if (this.#droppedLogs === 0) return this.#logs;
-    return [...this.#logs, `[${this.#droppedLogs} more log lines dropped: the log limit was reached]`];
-  }
-
   #describe(h: QuickJSHandle): Described {
     const vm = this.#vm;
     this.#interruptAt = Math.max(this.#interruptAt, performance.now() + GRACE_MS);
@@ -368,7 +350,7 @@ export class ScriptRun {
   }
 
   #classify(e: unknown): ScriptResult {
-    const logs = this.#logList();
+    const logs = this.#logs.list();
     let end: Ending;
     if (e instanceof Stop) end = e;
     else if (e instanceof GuestThrow) end = this.#guestEnding(e);

@@ -17,7 +17,8 @@ import {
   type Store,
   type TenantStore,
 } from 'punctual';
-import { localUrl, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
+import { localUrl } from '../../local-url.js';
 import { describeDatabase, openStore, sqlitePathOf } from '../../store-from-config.js';
 import { EXIT_OK, EXIT_REJECTED, type CliIo } from '../io.js';
 import { loadCliConfig, type AdminArgs } from '../open-store.js';
