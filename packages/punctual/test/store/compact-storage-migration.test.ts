@@ -5,7 +5,6 @@
 // PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +14,12 @@ import { diffSchedules } from '../../src/domain/schedule-diff.js';
 import type { ScheduleDraft } from '../../src/domain/schedule.js';
 import { contentOf } from '../../src/store/revision-record.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
+import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
@@ -132,13 +131,7 @@ describe('compact storage migration: sqlite', () => {
 describe.runIf(PG_URL !== '' || REQUIRED)('compact storage migration: postgres', () => {
   it('migrates a schema of the previous release with its schedules and revisions intact', async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
-    const pg = (await import('pg')).default;
-    const db = new pg.Client({ connectionString: PG_URL });
-    await db.connect();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const s = `"${schema}"`;
-    const store = postgresStore({ connectionString: PG_URL, schema });
-    try {
+    await withScratchSchema(PG_URL, async ({ db, s, store }) => {
       await db.query(`CREATE SCHEMA ${s}`);
       await db.query(
         `CREATE TABLE ${s}.punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
@@ -188,10 +181,6 @@ describe.runIf(PG_URL !== '' || REQUIRED)('compact storage migration: postgres',
         );
         return raw.map((r) => [r.key, r.version, r.change, r.d, r.c]);
       });
-    } finally {
-      await store.close();
-      await db.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await db.end();
-    }
+    });
   });
 });

@@ -4,11 +4,10 @@
 // the runs-per-minute count. Needs PUNCTUAL_TEST_PG_URL; without it the suite is skipped, or fails when
 // PUNCTUAL_REQUIRE_SERVICES=1.
 
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MINUTE, T0, TENANT } from '../support/fixtures.js';
 import { pgSchemaBefore } from '../support/pg-schema-before.js';
+import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
@@ -27,13 +26,7 @@ const RUNS: [number, string, number | null][] = [
 describe.runIf(PG_URL !== '' || REQUIRED)('running out of history indexes migration: postgres', () => {
   it('migrates a schema of the previous release: its runs, running ones too, list and count as before', async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
-    const pg = (await import('pg')).default;
-    const db = new pg.Client({ connectionString: PG_URL });
-    await db.connect();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const s = `"${schema}"`;
-    const store = postgresStore({ connectionString: PG_URL, schema });
-    try {
+    await withScratchSchema(PG_URL, async ({ db, schema, s, store }) => {
       await pgSchemaBefore(db, s, 23);
       const ids: string[] = [];
       for (const [at, state, started] of RUNS) {
@@ -101,10 +94,6 @@ describe.runIf(PG_URL !== '' || REQUIRED)('running out of history indexes migrat
         `SELECT compatible_from AS c FROM ${s}.punctual_migrations WHERE version = 23`,
       );
       expect(marks).toEqual([{ c: 5 }]); // an expand step: the previous release still runs beside it
-    } finally {
-      await store.close();
-      await db.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await db.end();
-    }
+    });
   });
 });

@@ -4,13 +4,12 @@
 // the row holds, and what an older instance still adds in the row during a rolling deploy is read too. Needs
 // PUNCTUAL_TEST_PG_URL; without it the suite is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
 import type { Schedule } from '../../src/domain/schedule.js';
-import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MINUTE, T0, TENANT } from '../support/fixtures.js';
 import { pgSchemaBefore } from '../support/pg-schema-before.js';
+import { withScratchSchema } from '../support/pg-scratch-schema.js';
 import { claimOne, settlement } from './conformance/helpers.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -30,13 +29,7 @@ const record = (s: Schedule | undefined) => [s?.key, s?.firedCount, s?.lastFired
 describe.runIf(PG_URL !== '' || REQUIRED)('schedule executions migration: postgres', () => {
   it('migrates a schema of the previous release: every schedule reads the same, and counts go on', async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
-    const pg = (await import('pg')).default;
-    const db = new pg.Client({ connectionString: PG_URL });
-    await db.connect();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const s = `"${schema}"`;
-    const store = postgresStore({ connectionString: PG_URL, schema });
-    try {
+    await withScratchSchema(PG_URL, async ({ db, s, store }) => {
       await pgSchemaBefore(db, s, 22);
       const ids = new Map<string, string>();
       for (const [key, count, fired, succeeded] of SCHEDULES) {
@@ -115,10 +108,6 @@ describe.runIf(PG_URL !== '' || REQUIRED)('schedule executions migration: postgr
       // A delete takes the counts row with it.
       expect((await store.deleteSchedule(TENANT, 'b-counted', T0 + 3000)).deleted).toBe(true);
       expect(await table()).toEqual([]);
-    } finally {
-      await store.close();
-      await db.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await db.end();
-    }
+    });
   });
 });

@@ -5,19 +5,18 @@
 // needs PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
-import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { T0, TENANT } from '../support/fixtures.js';
 import { pgSchemaBefore } from '../support/pg-schema-before.js';
+import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
@@ -150,13 +149,7 @@ describe('storage diet migration: sqlite', () => {
 describe.runIf(PG_URL !== '' || REQUIRED)('storage diet migration: postgres', () => {
   it('migrates a schema of the previous release and answers every read as before', async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
-    const pg = (await import('pg')).default;
-    const db = new pg.Client({ connectionString: PG_URL });
-    await db.connect();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const s = `"${schema}"`;
-    const store = postgresStore({ connectionString: PG_URL, schema });
-    try {
+    await withScratchSchema(PG_URL, async ({ db, schema, s, store }) => {
       await pgSchemaBefore(db, s, 21);
       const ids = new Map<string, string>();
       for (const [key, state] of SCHEDULES) {
@@ -198,10 +191,6 @@ describe.runIf(PG_URL !== '' || REQUIRED)('storage diet migration: postgres', ()
       );
       // An index change only: the previous release still runs beside it.
       expect(marks).toEqual([{ c: 5 }]);
-    } finally {
-      await store.close();
-      await db.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-      await db.end();
-    }
+    });
   });
 });
