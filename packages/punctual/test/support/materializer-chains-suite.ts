@@ -1,0 +1,125 @@
+// The materializer-chains suite, run on each store by its own test file (materializer-chains.test.ts on
+// SQLite, materializer-chains-postgres.test.ts on PostgreSQL): a step that claims a full batch starts a second
+// claim-and-advance chain beside the first (up to `parallel`), their claims disjoint, so every due schedule
+// becomes exactly one run; a step with less than a batch due makes one claim, as with one chain. The clock
+// is frozen: the step runs on the loop's start and nothing waits for a timer. Test support only.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { Materializer } from '../../src/engine/materializer.js';
+import { SpecCache } from '../../src/engine/spec-cache.js';
+import { EventBus } from '../../src/events.js';
+import { createScheduler } from '../../src/scheduler.js';
+import type { Store } from '../../src/store/store.js';
+import { TestClock } from './test-clock.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.parse('2026-01-05T00:00:00.000Z');
+const BATCH = 200;
+
+/** The store with its claims counted, and the most claims and advances in flight at once (chains overlapping). */
+function counted(store: Store): { store: Store; claims: { calls: number; most: number } } {
+  const claims = { calls: 0, most: 0 };
+  let inFlight = 0;
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function') return v;
+      if (prop !== 'claimDueSchedules' && prop !== 'advanceSchedules')
+        return (v as () => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        if (prop === 'claimDueSchedules') claims.calls++;
+        claims.most = Math.max(claims.most, ++inFlight);
+        try {
+          return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          inFlight--;
+        }
+      };
+    },
+  });
+  return { store: wrapped, claims };
+}
+
+/** `n` hourly schedules, the i-th first due i ms into the hour after T0; returns what a step then does. */
+async function materializeDue(
+  store: Store,
+  n: number,
+): Promise<{ runsBySchedule: Map<string, number>; claims: { calls: number; most: number } }> {
+  const clock = new TestClock(T0);
+  const s = createScheduler({ store, clock, clockSync: { enabled: false } });
+  s.handle('h', () => {});
+  await s.migrate();
+  const inputs = Array.from({ length: n }, (_, i) => ({
+    key: `k${i}`,
+    spec: `@every ${HOUR}ms`,
+    startAt: T0 + 1 + i,
+    target: { handler: 'h' },
+  }));
+  expect((await s.putBulk(inputs)).totals.refused).toBe(0);
+  clock.set(T0 + n + 1);
+  const bus = new EventBus();
+  const runsBySchedule = new Map<string, number>();
+  bus.on('run:scheduled', ({ run }) =>
+    runsBySchedule.set(run.scheduleId, (runsBySchedule.get(run.scheduleId) ?? 0) + 1),
+  );
+  let failure: unknown;
+  bus.on('error', (e) => (failure ??= e.error));
+  const c = counted(store);
+  const m = new Materializer(
+    c.store,
+    clock,
+    bus,
+    new SpecCache(),
+    {
+      lookaheadMs: 0,
+      misfireThresholdMs: 2 * HOUR,
+      batchSize: BATCH,
+      parallel: 2,
+      maxRunsPerStep: 100,
+      claimLeaseMs: 30_000,
+      maxSleepMs: HOUR,
+    },
+    () => {},
+  );
+  m.loop.start();
+  await m.loop.stop();
+  expect(failure).toBeUndefined();
+  expect(await store.nextScheduleAt()).toBeGreaterThan(clock.now());
+  return { runsBySchedule, claims: c.claims };
+}
+
+/**
+ * The suite on one store: `open` gives a fresh store and how to close it (after each test). `overlaps`: the
+ * store's calls run their statements at once, so the two chains' calls are seen in flight together.
+ */
+export function materializerChainsSuite(
+  name: string,
+  open: () => Promise<{ store: Store; close: () => Promise<void> }>,
+  overlaps: boolean,
+): void {
+  describe(`materializer chains (${name})`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    });
+    const fresh = async (): Promise<Store> => {
+      const { store, close } = await open();
+      cleanups.push(close);
+      return store;
+    };
+
+    it('a backlog of several batches runs two chains, and every due schedule becomes exactly one run', async () => {
+      const { runsBySchedule, claims } = await materializeDue(await fresh(), 2 * BATCH + 50);
+      expect(runsBySchedule.size).toBe(2 * BATCH + 50);
+      expect([...runsBySchedule.values()].every((count) => count === 1)).toBe(true);
+      if (overlaps) expect(claims.most).toBe(2);
+      expect(claims.calls).toBeGreaterThanOrEqual(4);
+    });
+
+    it('less than a batch due: one claim', async () => {
+      const { runsBySchedule, claims } = await materializeDue(await fresh(), BATCH - 1);
+      expect(runsBySchedule.size).toBe(BATCH - 1);
+      expect(claims.calls).toBe(1);
+    });
+  });
+}
