@@ -245,15 +245,35 @@ export async function openAlerts(
   });
 }
 
+/**
+ * Resolves the open alerts the clearances name. Each settled success clears its schedule, so a batch of
+ * settlements brings one clearance per schedule, and alerts are rarely open: one statement first finds the
+ * subjects that have an open alert (alerts_open), and only those are resolved, in one transaction. What the
+ * probe does not see was not open when it ran, as a resolution then would not have found it.
+ */
 export async function resolveAlerts(
   db: PgDb,
   clearances: readonly AlertClearance[],
   now: number,
 ): Promise<Alert[]> {
   if (clearances.length === 0) return [];
+  const open = await db.query<{ t: string; k: string; s: string }>(
+    `SELECT DISTINCT a.tenant_id AS t, a.subject_kind AS k, a.subject AS s
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, k, s)
+       JOIN ${db.s}.alerts AS a ON a.tenant_id = u.t AND a.subject_kind = u.k AND a.subject = u.s
+      WHERE a.state = 'open'`,
+    [
+      clearances.map((r) => r.tenantId),
+      clearances.map((r) => r.subjectKind),
+      clearances.map((r) => r.subject),
+    ],
+  );
+  if (open.length === 0) return [];
+  const subjects = new Set(open.map((o) => JSON.stringify([o.t, o.k, o.s])));
+  const due = clearances.filter((r) => subjects.has(JSON.stringify([r.tenantId, r.subjectKind, r.subject])));
   return db.tx(async (c) => {
     const out: Alert[] = [];
-    for (const r of clearances) out.push(...(await resolveOne(db, c, r, now)));
+    for (const r of due) out.push(...(await resolveOne(db, c, r, now)));
     return out;
   });
 }

@@ -219,12 +219,21 @@ export function openAlerts(sql: SqliteDatabase, conditions: readonly AlertCondit
   return sql.write(() => conditions.flatMap((c) => openOne(sql, c, now) ?? []));
 }
 
+/**
+ * Resolves the open alerts the clearances name. Each settled success clears its schedule, so a batch of
+ * settlements brings one clearance per schedule, and alerts are rarely open: with none open (a probe of
+ * alerts_open) nothing is written and no write transaction is taken.
+ */
 export function resolveAlerts(
   sql: SqliteDatabase,
   clearances: readonly AlertClearance[],
   now: number,
 ): Alert[] {
   if (clearances.length === 0) return [];
+  const anyOpen = sql.read(() =>
+    sql.pluck(`SELECT EXISTS (SELECT 1 FROM alerts WHERE state = 'open')`).get(),
+  );
+  if (Number(anyOpen) === 0) return [];
   return sql.write(() => clearances.flatMap((c) => resolveOne(sql, c, now)));
 }
 

@@ -119,6 +119,38 @@ export function alertTests(ctx: Ctx): void {
     expect(await store().countOpenAlerts()).toEqual([{ tenantId: TENANT, kind: 'run_dead', count: 1 }]);
   });
 
+  it('resolves, from a batch of clearances, exactly the subjects with an open alert of a cleared kind', async () => {
+    const clear = (subject: string, tenantId = TENANT) => ({
+      tenantId,
+      subjectKind: 'schedule' as const,
+      subject,
+      kinds: ['run_dead' as const],
+    });
+    // Nothing open: a batch resolves nothing.
+    expect(await store().resolveAlerts([clear('nightly'), clear('weekly')], T0)).toEqual([]);
+    const opened = await store().openAlerts(
+      [dead('nightly'), dead('weekly'), dead('nightly', OTHER_TENANT)],
+      T0 + 1,
+    );
+    expect(opened).toHaveLength(3);
+    const batch = [
+      ...Array.from({ length: 50 }, (_, i) => clear(`quiet-${i}`)),
+      clear('weekly'),
+      { ...clear('nightly'), kinds: ['failure_rate' as const] },
+      clear('nightly'),
+    ];
+    const resolved = await store().resolveAlerts(batch, T0 + 2);
+    expect(resolved.map((a) => [a.tenantId, a.subject, a.state]).sort()).toEqual([
+      [TENANT, 'nightly', 'resolved'],
+      [TENANT, 'weekly', 'resolved'],
+    ]);
+    // The other tenant's alert on the same subject stays open.
+    expect(
+      (await store().listAlerts({ tenantId: OTHER_TENANT, state: 'open', limit: 10 })).map((a) => a.subject),
+    ).toEqual(['nightly']);
+    expect(await store().resolveAlerts(batch, T0 + 3)).toEqual([]);
+  });
+
   it('arms a heartbeat check, opens heartbeat_missed when it lapses, and resolves it on the next heartbeat', async () => {
     const { check } = await store().putCheck(TENANT, { name: 'backup', kind: 'heartbeat', every: '10m' }, T0);
     expect(check).toMatchObject({ everyMs: 600_000, lastBeatAt: null, nextCheckAt: T0 + 600_000 });
