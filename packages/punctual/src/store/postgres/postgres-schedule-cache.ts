@@ -1,13 +1,16 @@
 // Parsed schedules kept in memory by id, valid for one version: a claim hands out each run with its schedule,
 // and parsing the same schedule row (its JSON target, payload and policies) for every run is most of a
-// claim's client-side work. Bounded: the least recently used entry goes first. Pure: no I/O, no clock.
+// claim's client-side work. Bounded: the least recently used entry goes first. The bound must exceed the
+// schedules that fire within the materializer's look-ahead plus the claim's lateness: the materializer fills
+// the cache in due order, so a smaller cache evicts exactly the entries the next claims need. Pure: no I/O,
+// no clock.
 
 import type { Schedule } from '../../domain/schedule.js';
 
 export class ScheduleCache {
   readonly #byId = new Map<string, Schedule>();
 
-  constructor(readonly capacity = 10_000) {}
+  constructor(readonly capacity = 50_000) {}
 
   /** The schedule at exactly this version, or undefined (a newer or older version is a miss). */
   get(id: string, version: number): Schedule | undefined {
