@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule } from '../../src/domain/schedule.js';
 import { ScheduleCache } from '../../src/store/postgres/postgres-schedule-cache.js';
+import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 
 const sched = (id: number, version = 1): Schedule => ({ id: String(id), version }) as Schedule;
 
@@ -52,5 +53,18 @@ describe('schedule cache', () => {
       else cache.set(sched(i)); // a claim caches what it had to read
     }
     expect(hits).toBe(0);
+  });
+
+  it('is bounded by postgresStore scheduleCacheSize, which must be a whole number >= 0', () => {
+    const url = 'postgres://nobody@127.0.0.1:1/none'; // never connected: the options are checked first
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => postgresStore({ connectionString: url, scheduleCacheSize: bad })).toThrow(
+        /scheduleCacheSize must be a whole number >= 0/,
+      );
+    }
+    expect(() => postgresStore({ connectionString: url, scheduleCacheSize: 0 })).not.toThrow();
+    const none = new ScheduleCache(0);
+    none.set(sched(1));
+    expect(none.size).toBe(0);
   });
 });

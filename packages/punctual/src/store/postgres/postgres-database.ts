@@ -72,7 +72,7 @@ export class PgDb {
   /** The LISTEN/NOTIFY channel for wake-ups. */
   readonly channel: string;
   /** Schedules parsed for claims, by id and version. */
-  readonly schedules = new ScheduleCache();
+  readonly schedules: ScheduleCache;
   readonly #statements = new Map<string, string>();
   #claimTurns = 0;
   #closed = false;
@@ -83,7 +83,10 @@ export class PgDb {
     /** The hot statements only (HOT_SESSION). */
     readonly hot: PgPool,
     readonly schema: string,
+    /** The schedule cache's bound (postgresStore's scheduleCacheSize); its default when undefined. */
+    scheduleCacheSize?: number,
   ) {
+    this.schedules = new ScheduleCache(scheduleCacheSize);
     this.s = `"${validateSchema(schema)}"`;
     this.channel = wakeChannel(schema);
   }
