@@ -56,6 +56,14 @@ export const SETTINGS: readonly Setting[] = [
     schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/),
   },
   {
+    key: 'pgScheduleCache',
+    env: 'PUNCTUAL_PG_SCHEDULE_CACHE',
+    default: '50000',
+    expect: 'an integer between 0 and 10000000',
+    doc: 'Parsed schedules the PostgreSQL store keeps in memory for claims (about 1 KB each). Keep it above the schedules that fire within about 20 s.',
+    schema: int(0, 10_000_000),
+  },
+  {
     key: 'databaseWaitMs',
     env: 'PUNCTUAL_DATABASE_WAIT',
     default: '5m',

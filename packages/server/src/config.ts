@@ -17,6 +17,8 @@ export interface Config {
   databaseUrl: string | null;
   databasePath: string;
   pgSchema: string;
+  /** Parsed schedules the PostgreSQL store keeps for claims (postgresStore scheduleCacheSize). */
+  pgScheduleCache: number;
   /** How long `serve` waits for a database that does not answer at start; 0: not at all. */
   databaseWaitMs: number;
   host: string;
@@ -186,6 +188,7 @@ export function loadConfig(
     databaseUrl: get<string | undefined>('databaseUrl') ?? null,
     databasePath: get<string>('databasePath'),
     pgSchema: get<string>('pgSchema'),
+    pgScheduleCache: get<number>('pgScheduleCache'),
     databaseWaitMs: get<number>('databaseWaitMs'),
     host: get<string>('host'),
     port: get<number>('port'),

@@ -49,7 +49,8 @@ export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'databaseP
  * `logger` when given. The PostgreSQL store loads `pg` on first use: a SQLite deployment never needs it.
  */
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'databasePath' | 'pgSchema'>,
+  config: Pick<Config, 'databaseUrl' | 'databasePath' | 'pgSchema'> &
+    Partial<Pick<Config, 'pgScheduleCache'>>,
   logger?: Pick<Logger, 'error'>,
 ): Promise<OpenedStore> {
   const database = describeDatabase(config);
@@ -62,6 +63,7 @@ export async function openStore(
     store = postgresStore({
       connectionString: config.databaseUrl,
       schema: config.pgSchema,
+      scheduleCacheSize: config.pgScheduleCache,
       onError: (err) => logger?.error({ err }, 'PostgreSQL connection error'),
     });
   }
