@@ -29,6 +29,7 @@ import * as m0020 from './migrations/0020-labelled-schedules-index.js';
 import * as m0021 from './migrations/0021-storage-diet.js';
 import * as m0022 from './migrations/0022-schedule-executions.js';
 import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
+import * as m0024 from './migrations/0024-pending-out-of-history-indexes.js';
 
 export interface Migration {
   version: number;
@@ -93,6 +94,10 @@ export const MIGRATIONS: readonly Migration[] = [
   // before; its lists and quota count, which do not repeat the new predicate, read the table until it is
   // replaced (roll without lingering).
   { version: 23, name: m0023.name, sql: m0023.sql, compatibleFrom: 5 },
+  // 24 rebuilds two run indexes without scheduled runs: older code works beside it, every read answered as
+  // before; its lists, deadline check and override check, which do not repeat the new predicate, read the
+  // table until it is replaced (roll without lingering).
+  { version: 24, name: m0024.name, sql: m0024.sql, compatibleFrom: 5 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -12,6 +12,7 @@ import { firstWindow, judgedWindow, windowLookup } from '../deadline-rows.js';
 import { openOne, resolveOne } from './postgres-alerts.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
+import { FINISHED_RUNS } from './postgres-rows.js';
 
 /** Creates or replaces a deadline check, watching its first window whose close is ahead of `now`. */
 export async function putDeadline(
@@ -40,11 +41,11 @@ export async function judgeDeadline(db: PgDb, c: PgQueryable, check: Check, now:
   const start = check.windowStart;
   if (check.deadline === null || start === null) return [];
   const q = windowLookup(check, start);
-  // `state <> 'running'` names runs_tenant_key_time's predicate (migration 23), so the planner matches it.
+  // FINISHED_RUNS names runs_tenant_key_time's predicate (migration 24), so the planner matches it.
   const { rows } = await c.query(
     `SELECT 1 FROM ${db.s}.runs
      WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for >= $3 AND scheduled_for <= $5
-       AND state = 'succeeded' AND state <> 'running' AND finished_at >= $4 AND finished_at <= $5
+       AND state = 'succeeded' AND ${FINISHED_RUNS} AND finished_at >= $4 AND finished_at <= $5
      LIMIT 1`,
     [q.tenantId, q.scheduleKey, q.scheduledFrom, q.start, q.close],
   );

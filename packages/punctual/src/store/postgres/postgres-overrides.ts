@@ -11,7 +11,7 @@ import { occurrenceAction, occurrenceKeyOf, type FoundRun } from '../override-ru
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { jsonParam, toRun, type RunRow } from './postgres-rows.js';
+import { FINISHED_RUNS, jsonParam, toRun, type RunRow } from './postgres-rows.js';
 import { insertRunRows, scheduleIdOf } from './postgres-runs.js';
 
 interface OverrideRow {
@@ -65,19 +65,16 @@ async function follow(
     `SELECT state, reason FROM ${db.s}.runs WHERE occurrence_key = $1 FOR UPDATE`,
     [key],
   );
-  // The occurrence's latest record: runs_tenant_key_time for the runs that are not running (it holds no
-  // running run, migration 23), runs_lease for a running one.
+  // The occurrence's latest record: runs_tenant_key_time for the finished runs (it holds no pending run,
+  // migrations 23 and 24), runs_lease for a running one, runs_schedule_pending for a scheduled one.
+  const latest = (state: string): string => `(SELECT id, state, reason FROM ${db.s}.runs
+         WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
+           AND kind = 'scheduled' AND ${state}
+         ORDER BY id DESC LIMIT 1)`;
   const { rows: last } = await c.query<FoundRun>(
     `SELECT state, reason FROM (
-       (SELECT id, state, reason FROM ${db.s}.runs
-         WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
-           AND kind = 'scheduled' AND state <> 'running'
-         ORDER BY id DESC LIMIT 1)
-       UNION ALL
-       (SELECT id, state, reason FROM ${db.s}.runs
-         WHERE tenant_id = $1 AND schedule_key = $2 AND scheduled_for = $3 AND schedule_id = $4
-           AND kind = 'scheduled' AND state = 'running'
-         ORDER BY id DESC LIMIT 1)) AS r
+       ${latest(FINISHED_RUNS)} UNION ALL ${latest(`state = 'running'`)} UNION ALL ${latest(`state = 'scheduled'`)}
+     ) AS r
       ORDER BY id DESC LIMIT 1`,
     [run.tenantId, run.scheduleKey, run.scheduledFor, id],
   );

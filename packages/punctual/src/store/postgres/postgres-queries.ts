@@ -7,7 +7,7 @@ import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
 import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { PgDb } from './postgres-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
-import { ID_RE, toAttempt, toRun, type AttemptRow, type RunRow } from './postgres-rows.js';
+import { FINISHED_RUNS, ID_RE, toAttempt, toRun, type AttemptRow, type RunRow } from './postgres-rows.js';
 
 /** Final states by retention: failures are kept for failedRetentionMs, the rest for retentionMs. */
 const KEPT_LONG = ['succeeded', 'skipped', 'cancelled'];
@@ -72,11 +72,12 @@ function succeededAttempt(row: RunRow): Attempt[] {
 }
 
 /**
- * The page query of listRuns, newest first: the runs that are not running are a range of
- * runs_tenant_key_time or runs_tenant_time in index order (which hold no running run, migration 23: the
- * predicate is repeated so the planner matches them), and the running ones are read from runs_lease (every
- * running run, as many as the workers execute at once) and sorted; the two are merged. A state filter reads
- * one of the two parts only.
+ * The page query of listRuns, newest first, in up to three parts merged: the finished runs are a range of
+ * runs_tenant_key_time or runs_tenant_time in index order (which hold no pending run, migrations 23 and 24:
+ * the predicate is repeated so the planner matches them), the running ones are read from runs_lease (every
+ * running run, as many as the workers execute at once) and the scheduled ones from runs_claim_tenant (the
+ * tenant's runs within the look-ahead and retries waiting for their backoff), each sorted. A state filter
+ * reads one part only.
  */
 export function listRunsQuery(s: string, q: RunQuery): { text: string; values: unknown[] } {
   const f = new Filters();
@@ -94,8 +95,10 @@ export function listRunsQuery(s: string, q: RunQuery): { text: string; values: u
   const part = (state: string): string =>
     `(SELECT * FROM ${s}.runs WHERE ${where} AND ${state} ORDER BY scheduled_for DESC, id DESC LIMIT ${limit})`;
   const parts: string[] = [];
-  if (q.state !== 'running') parts.push(part(`state <> 'running'`));
+  const pending = q.state === 'scheduled' || q.state === 'running';
+  if (!pending) parts.push(part(FINISHED_RUNS));
   if (q.state === undefined || q.state === 'running') parts.push(part(`state = 'running'`));
+  if (q.state === undefined || q.state === 'scheduled') parts.push(part(`state = 'scheduled'`));
   const text =
     parts.length === 1
       ? parts[0]!.slice(1, -1)

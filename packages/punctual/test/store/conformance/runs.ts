@@ -98,7 +98,7 @@ export function runTests(ctx: Ctx): void {
     expect(pages).toBe(3);
   });
 
-  it('lists running runs in their place among the others, page by page, with and without a key', async () => {
+  it('lists running and scheduled runs in their place among the others, page by page, with and without a key', async () => {
     const s = await create(ctx.store);
     const times = [T0, T0 + MINUTE, T0 + MINUTE, T0 + 2 * MINUTE, T0 + 3 * MINUTE, T0 + 3 * MINUTE];
     await ctx.store.insertRuns(
@@ -141,6 +141,14 @@ export function runTests(ctx: Ctx): void {
     const running = await ctx.store.listRuns({ tenantId: TENANT, state: 'running', limit: 1 });
     expect(running.items.map((r) => r.id)).toEqual([expected.find((r) => r[1] === 'running')![0]]);
     expect(running.nextCursor).toBeUndefined();
+    const scheduled: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await ctx.store.listRuns({ tenantId: TENANT, state: 'scheduled', limit: 3, cursor });
+      scheduled.push(...page.items.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && scheduled.length < 10);
+    expect(scheduled).toEqual(expected.filter((r) => r[1] === 'scheduled').map((r) => r[0]));
   });
 
   it('rejects a page cursor it did not issue with CURSOR_INVALID', async () => {
