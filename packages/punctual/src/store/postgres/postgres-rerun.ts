@@ -3,12 +3,10 @@
 // transaction: the runs are locked in id order, checked, and updated by one statement; other instances are
 // woken (NOTIFY) when any run is due again. It must never read a clock: `now` comes from the caller.
 
-import type { RunState } from '../../domain/run.js';
+import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import { ID_RE, toRun, type RunRow } from './postgres-rows.js';
-
-const FINAL: ReadonlySet<string> = new Set(['succeeded', 'dead', 'skipped', 'expired', 'cancelled']);
 
 interface Found {
   id: string;
@@ -45,7 +43,7 @@ export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResul
     for (const runId of asked) {
       const r = byId.get(runId);
       if (r === undefined) refused.push({ runId, why: 'notFound' });
-      else if (!FINAL.has(r.state)) refused.push({ runId, why: 'notFinal', state: r.state });
+      else if (!isFinal(r.state)) refused.push({ runId, why: 'notFinal', state: r.state });
       else if (r.occurrence_key === null && r.occurrence_id !== null && heldBy.has(r.occurrence_id)) {
         refused.push({ runId, why: 'occurrenceTaken', state: r.state, heldBy: heldBy.get(r.occurrence_id)! });
       } else go.push(r);

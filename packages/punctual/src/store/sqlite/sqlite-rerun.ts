@@ -2,7 +2,7 @@
 // attempts of the same occurrence (same run id, occurrence id, scheduledFor and attempt history). One
 // BEGIN IMMEDIATE transaction for the whole request. It must never read a clock: `now` comes from the caller.
 
-import type { RunState } from '../../domain/run.js';
+import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toRun, type RunRow } from './sqlite-rows.js';
@@ -28,8 +28,6 @@ const RERUN = `
   WHERE id = @id
   RETURNING *`;
 
-const FINAL: ReadonlySet<string> = new Set(['succeeded', 'dead', 'skipped', 'expired', 'cancelled']);
-
 interface Found {
   id: number;
   state: RunState;
@@ -53,7 +51,7 @@ export function rerunRuns(sql: SqliteDatabase, req: RerunRequest): RerunResult {
         refused.push({ runId, why: 'notFound' });
         continue;
       }
-      if (!FINAL.has(found.state)) {
+      if (!isFinal(found.state)) {
         refused.push({ runId, why: 'notFinal', state: found.state });
         continue;
       }
