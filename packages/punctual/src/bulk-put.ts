@@ -5,7 +5,8 @@
 // writes nothing (an input equal to the schedule the batch read is not sent to the store at all), a change
 // bumps the version, cancels the old version's pending runs and records a revision with the actor. First
 // occurrences are materialised by the materializer, as for a single put. A batch is read and validated while
-// the one before it is written. It must never write a refused input.
+// the ones before it are written (two writes at once on a store that runs statements at once). A failed write
+// ends the call once the writes in flight have ended. It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
@@ -69,25 +70,29 @@ export async function putBulk(
   }
   const items: BulkPutItem[] = [];
   const load: Load = { seen: new Map(), compile: batchSpecCompiler() };
-  // Each batch is prepared (read, validated) while the one before it is being written: the database works
+  // Each batch is prepared (read, validated) while the ones before it are being written: the database works
   // while this process validates. The keys of a load are distinct (a repeated one is refused), so no batch
-  // reads what the one in flight writes; the quota check (beforeWrite) and the write wait for it to end.
-  let writing: Promise<BulkPutItem[]> | undefined;
-  for (let start = 0; start < inputs.length; start += size) {
-    const batch = inputs.slice(start, start + size) as ScheduleInput[];
-    let prepared: Prepared;
-    try {
-      prepared = await prepareBatch(api, batch, start, load, opts);
-    } catch (e) {
-      await writing?.catch(() => undefined);
-      throw e;
+  // reads what a write in flight writes. A store that runs statements at once takes two writes at a time (two
+  // server processes: the write is the load's bound), unless a quota check (beforeWrite) must count what the
+  // writes before it created; then each write waits for the one before.
+  const inFlight = opts.beforeWrite === undefined && api.store.capabilities.concurrentStatements ? 2 : 1;
+  const writing: Promise<BulkPutItem[]>[] = [];
+  try {
+    for (let start = 0; start < inputs.length; start += size) {
+      const batch = inputs.slice(start, start + size) as ScheduleInput[];
+      const prepared = await prepareBatch(api, batch, start, load, opts);
+      while (writing.length >= inFlight) items.push(...(await writing.shift()!));
+      const write = writeBatch(api, prepared, load, opts);
+      // Awaited in order below; until then a failure must not count as unhandled.
+      write.catch(() => undefined);
+      writing.push(write);
     }
-    if (writing !== undefined) items.push(...(await writing));
-    writing = writeBatch(api, prepared, load, opts);
-    // Awaited at the next batch or after the loop; until then a failure must not count as unhandled.
-    writing.catch(() => undefined);
+    while (writing.length > 0) items.push(...(await writing.shift()!));
+  } catch (e) {
+    // No write goes on after the call has failed: the caller may retry the load at once.
+    await Promise.allSettled(writing);
+    throw e;
   }
-  if (writing !== undefined) items.push(...(await writing));
   const totals = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   for (const item of items) totals[item.outcome]++;
   return { items, totals };
