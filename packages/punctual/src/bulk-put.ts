@@ -6,7 +6,8 @@
 // bumps the version, cancels the old version's pending runs and records a revision with the actor. First
 // occurrences are materialised by the materializer, as for a single put. A batch is read and validated while
 // the ones before it are written (two writes at once on a store that runs statements at once). A failed write
-// ends the call once the writes in flight have ended. It must never write a refused input.
+// ends the call once the writes in flight have ended: the batches before it are written, and the one beside
+// it may be (the same load again finds those unchanged). It must never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';

@@ -113,10 +113,7 @@ export class TenantApi {
   /**
    * Saves many schedules in batches (each batch one transaction, all of it or none), refusing each invalid
    * input on its own (its index, code and message) while the others are written; an answer per input in
-   * the order given, plus totals. When a write fails (the store, not an input), it throws once the writes
-   * in flight have ended: the batches before the failed one are written, and on a store that takes two
-   * writes at once (PostgreSQL) the one after it may be too; the same load again finds those unchanged.
-   * See bulk-put.ts.
+   * the order given, plus totals. A failed write may leave the batch written beside it (bulk-put.ts).
    */
   putBulk(inputs: readonly unknown[], opts: BulkPutOptions = {}): Promise<BulkPutResult> {
     return putBulk(this, inputs, { ...opts, actor: actorOf(opts) });
