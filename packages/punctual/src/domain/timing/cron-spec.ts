@@ -58,7 +58,7 @@ function valueOf(field: CronFieldName, token: string, whole: string, rangeEnd = 
   return n;
 }
 
-function span(lo: number, hi: number, step: number): number[] {
+function spanOf(lo: number, hi: number, step: number): number[] {
   const out: number[] = [];
   for (let v = lo; v <= hi; v += step) out.push(v);
   return out;
@@ -72,8 +72,12 @@ function stepOf(field: CronFieldName, text: string, raw: string): number {
   return step;
 }
 
-/** Validates one comma-separated element and returns the plain values it selects (none for L, W, #). */
-function parseElement(field: CronFieldName, el: string, whole: string): number[] {
+/**
+ * Validates one comma-separated element and returns the plain values it selects (none for L, W, #); with
+ * `expand` false it only validates (a year's `*` alone would list 8,030 values).
+ */
+function parseElement(field: CronFieldName, el: string, whole: string, expand = true): number[] {
+  const span = (lo: number, hi: number, step: number): number[] => (expand ? spanOf(lo, hi, step) : []);
   const [lo, hi] = LIMITS[field];
   if (el === '') fail(field, whole, 'has an empty list element');
   if (field === 'dayOfMonth') {
@@ -131,6 +135,13 @@ export function expandCronField(field: CronFieldName, text: string): number[] {
   return [...values].sort((a, b) => a - b);
 }
 
+/** Validates a field without listing its values; throws SPEC_INVALID as expandCronField does. */
+function checkCronField(field: CronFieldName, text: string): void {
+  const body = field === 'dayOfWeek' && text.startsWith('+') ? text.slice(1) : text;
+  if (body === '') fail(field, text, 'is empty');
+  for (const el of body.split(',')) parseElement(field, el, text, false);
+}
+
 /** Splits and validates an expression (nicknames expanded); throws SPEC_INVALID naming the field. */
 export function parseCronFields(expr: string): CronFields {
   let text = expr.trim();
@@ -147,7 +158,7 @@ export function parseCronFields(expr: string): CronFields {
   }
   const full = parts.length === 5 ? ['0', ...parts, '*'] : parts.length === 6 ? [...parts, '*'] : parts;
   const fields = Object.fromEntries(ORDER.map((name, i) => [name, full[i] as string])) as CronFields;
-  for (const name of ORDER) expandCronField(name, fields[name]);
+  for (const name of ORDER) checkCronField(name, fields[name]);
   return fields;
 }
 

@@ -9,6 +9,7 @@
 // A small table of common abbreviations and offsets feeds the hint only ("BST: did you mean Europe/London?").
 
 import { PunctualError } from '../../errors.js';
+import { memoize } from './memoize.js';
 
 /** Zone names accepted without an Area/ prefix. */
 const BARE_ZONES = new Set(['UTC', 'GMT']);
@@ -101,13 +102,14 @@ export function timeZoneSuggestion(tz: string): string | null {
   return SUGGESTIONS[tz.trim().toUpperCase()] ?? null;
 }
 
-function runtimeName(tz: string): string | null {
+/** The runtime's spelling of a zone, or null when it has none; remembered (a formatter costs ~35 µs). */
+const runtimeName = memoize((tz: string): string | null => {
   try {
     return new Intl.DateTimeFormat(undefined, { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
-}
+});
 
 /**
  * Checks a zone name against the rule above and returns it with the runtime's spelling when only letter
