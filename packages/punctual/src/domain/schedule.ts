@@ -284,6 +284,7 @@ export function stableJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
 }
 
+/** The content a put compares; not `description`, which follows from spec, specKind and tz (a store derives it). */
 const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'tenantId',
   'key',
@@ -297,7 +298,6 @@ const DRAFT_FIELDS: readonly (keyof ScheduleDraft)[] = [
   'endAt',
   'maxRuns',
   'jitterMs',
-  'description',
   'summary',
   'labels',
   'dst',

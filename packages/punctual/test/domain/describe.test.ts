@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSpec } from '../../src/domain/timing/compile-spec.js';
 import { describeCron } from '../../src/domain/timing/describe-cron.js';
+import { describeStoredSpec } from '../../src/domain/timing/describe-spec.js';
 
 describe('describeCron', () => {
   it.each([
@@ -71,5 +72,39 @@ describe('descriptions of the other kinds', () => {
     ['0 30 2 * * *', 'America/New_York', 'At 02:30, every day, America/New_York'],
   ])('%s', (spec, tz, text) => {
     expect(compileSpec(spec, { tz, now }).description).toBe(text);
+  });
+});
+
+describe('describeStoredSpec', () => {
+  const now = Date.parse('2026-03-01T10:00:00Z');
+  const specs = [
+    '30 2 * * *',
+    '*/15 * * * *',
+    '0 10 * * FRI#L',
+    '0 0 12 1 1 * 2027',
+    '7,19,23,41 1,5,9 * * *',
+    '@daily',
+    '@every 90m',
+    '@every P1DT2H',
+    '@at 2026-03-08T09:00:00Z',
+    '@at 2026-03-29 02:30',
+    '@in 10m',
+    'DTSTART;TZID=Europe/Paris:20260101T090000\nRRULE:FREQ=MONTHLY;BYDAY=2FR',
+    'FREQ=WEEKLY;BYDAY=MO,TU;BYHOUR=9,17;BYMINUTE=0',
+    'RRULE:FREQ=DAILY;COUNT=3',
+  ];
+  const zones = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'];
+  const bounds = [{}, { startAt: now - 86_400_000 + 1234 }];
+  it.each(specs.flatMap((spec) => zones.flatMap((tz) => bounds.map((b) => [spec, tz, b] as const))))(
+    'derives what the save said: %s in %s %j',
+    (spec, tz, b) => {
+      const saved = compileSpec(spec, { tz, now, anchor: now, ...b });
+      expect(describeStoredSpec(saved.source, saved.kind, saved.tz)).toBe(saved.description);
+    },
+  );
+
+  it('describes a source no release would store literally, without throwing', () => {
+    expect(describeStoredSpec('@every soon', 'every', 'UTC')).toBe('every @every soon, UTC');
+    expect(describeStoredSpec('garbage', 'cron', 'UTC')).toBe('Cron garbage, UTC');
   });
 });

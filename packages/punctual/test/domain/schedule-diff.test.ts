@@ -16,8 +16,10 @@ describe('diffSchedules', () => {
       endAt: 1_800_000_000_000,
     });
     const diff = diffSchedules(before, after);
-    expect(Object.keys(diff)).toEqual(['spec', 'payload', 'policies', 'endAt']);
+    // The description follows the spec.
+    expect(Object.keys(diff)).toEqual(['spec', 'payload', 'policies', 'endAt', 'description']);
     expect(diff.spec).toEqual({ from: before.spec, to: '*/10 * * * *' });
+    expect(diff.description).toEqual({ from: 'Every 5 minutes, UTC', to: 'Every 10 minutes, UTC' });
     expect(diff.payload).toEqual({ from: { a: 1, b: [1, 2] }, to: { a: 1, b: [1, 3] } });
     expect(diff.endAt).toEqual({ from: null, to: 1_800_000_000_000 });
   });

@@ -25,7 +25,7 @@ const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
 const REQUIRED = process.env.PUNCTUAL_REQUIRE_SERVICES === '1';
 
 const v1 = draft({ policies: resolvePolicies({ overlap: 'skip', retry: { maxAttempts: 5 } }) });
-const v2 = draft({ ...v1, spec: '@hourly', description: 'Every hour' });
+const v2 = draft({ ...v1, spec: '@hourly', description: 'Every hour, UTC' });
 const gone = draft({ key: 'gone' });
 const json = (d: ScheduleDraft) => JSON.parse(JSON.stringify(contentOf(d))) as ScheduleDraft;
 

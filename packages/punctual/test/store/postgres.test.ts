@@ -659,7 +659,7 @@ if (PG_URL === '') {
           await holder.query('BEGIN');
           await holder.query(`SELECT 1 FROM "${store.schema}".schedules WHERE key = 'report' FOR UPDATE`);
           const put = store.putSchedule({
-            draft: draft({ description: 'changed' }),
+            draft: draft({ summary: 'changed' }),
             nextFireAt: T0,
             now: T0 + 1,
           });
@@ -683,7 +683,7 @@ if (PG_URL === '') {
           await holder.end();
         }
         const res = await store.putSchedule({
-          draft: draft({ description: 'changed' }),
+          draft: draft({ summary: 'changed' }),
           nextFireAt: T0,
           now: T0 + 2,
         });

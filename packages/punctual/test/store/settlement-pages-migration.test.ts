@@ -253,11 +253,11 @@ describe('settlement pages migration: sqlite', () => {
     });
     expect(resumed?.schedule).toMatchObject({ state: 'active', ...expected.get('c-failed') });
     const put = await store.putSchedule({
-      draft: draft({ key: 'a-fired', description: 'changed' }),
+      draft: draft({ key: 'a-fired', summary: 'changed' }),
       nextFireAt: T0 + 60 * MINUTE,
       now: T0 + 2000,
     });
-    expect(put.schedule).toMatchObject({ description: 'changed', firedCount: 8, lastSucceededAt: T0 + 1000 });
+    expect(put.schedule).toMatchObject({ summary: 'changed', firedCount: 8, lastSucceededAt: T0 + 1000 });
     // The rerun one and the future one: both pending, both found through the partial index.
     expect(put.transitions.map((t) => [t.run.scheduledFor, t.to])).toEqual([
       [T0 - MINUTE, 'cancelled'],

@@ -1,10 +1,11 @@
 // Builders for store-level test data: schedule drafts and run inserts written out literally (no spec
-// compiler), so store tests depend on the Store contract and the domain types only. Defaults are plain and
+// compiler but for a draft's description), so store tests depend on the Store contract and the domain types only. Defaults are plain and
 // every field can be overridden.
 
 import { DEFAULT_POLICIES, type Policies, type RetryPolicy } from '../../src/domain/policies.js';
 import type { Run } from '../../src/domain/run.js';
 import type { Schedule, ScheduleDraft } from '../../src/domain/schedule.js';
+import { describeStoredSpec } from '../../src/domain/timing/describe-spec.js';
 import type { RunInsert } from '../../src/store/store.js';
 
 export const TENANT = 'tenant-a';
@@ -22,9 +23,12 @@ export function policies(
   return { ...DEFAULT_POLICIES, ...rest, retry: { ...DEFAULT_POLICIES.retry, ...retry } };
 }
 
-/** A schedule draft: every five minutes, UTC, to handler "job". */
+/**
+ * A schedule draft: every five minutes, UTC, to handler "job". Its description is what the stores derive
+ * from the spec, form and zone (as the spec compiler writes it), unless given.
+ */
 export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
-  return {
+  const d: ScheduleDraft = {
     tenantId: TENANT,
     key: 'report',
     spec: '*/5 * * * *',
@@ -37,7 +41,7 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     endAt: null,
     maxRuns: null,
     jitterMs: 0,
-    description: 'Every 5 minutes',
+    description: '',
     summary: null,
     labels: {},
     dst: null,
@@ -45,6 +49,9 @@ export function draft(overrides: Partial<ScheduleDraft> = {}): ScheduleDraft {
     expect: null,
     ...overrides,
   };
+  return overrides.description === undefined
+    ? { ...d, description: describeStoredSpec(d.spec, d.specKind, d.tz) }
+    : d;
 }
 
 /** A run insert; pass `schedule` to take tenant, id, key, version, overlap and priority from it. */

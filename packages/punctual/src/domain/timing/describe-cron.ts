@@ -189,7 +189,7 @@ function describeFields(f: CronFields, tz: string): string | undefined {
 }
 
 /** Describes a cron expression in English, ending with the zone; never throws. */
-export const describeCron = memoize(describe);
+export const describeCron = memoize(describe, 10_000);
 
 function describe(expr: string, tz: string): string {
   try {

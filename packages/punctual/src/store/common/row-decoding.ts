@@ -12,9 +12,16 @@ import type { CalendarRules } from '../../domain/calendar/calendar-rules.js';
 import type { SpecKind } from '../../domain/timing/compiled-spec.js';
 import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { Target } from '../../domain/target.js';
+import { describeStoredSpec } from '../../domain/timing/describe-spec.js';
 import { expandPolicies } from '../stored-policies.js';
 import { restoreRevision } from '../stored-revision.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
+
+/**
+ * What a schedule row's `description` column keeps: nothing. The description is derived from the spec, its
+ * form and zone on every read (describeStoredSpec); rows of older releases keep their text, which is read past.
+ */
+export const STORED_DESCRIPTION = '';
 
 /** A JSON column's value as the driver returns it → the value (null for SQL NULL). */
 export type JsonColumn = <T>(v: unknown) => T | null;
@@ -156,7 +163,7 @@ export function decodeDraft(row: ScheduleRowShape, json: JsonColumn): ScheduleDr
     endAt: numOrNull(row.end_at),
     maxRuns: row.max_runs,
     jitterMs: num(row.jitter_ms),
-    description: row.description,
+    description: describeStoredSpec(row.spec, row.spec_kind as SpecKind, row.tz),
     summary: row.summary,
     labels: json<Record<string, string>>(row.labels)!,
     dst: json<DstChoice>(row.dst),

@@ -8,6 +8,7 @@ import { sameDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import { putRevision } from '../revision-record.js';
 import { putRefusal } from '../common/put-rules.js';
+import { STORED_DESCRIPTION } from '../common/row-decoding.js';
 import { compactPolicies } from '../stored-policies.js';
 import { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from '../store.js';
 import type { PgDb } from './postgres-database.js';
@@ -39,7 +40,7 @@ export function contentOf(d: PutScheduleRequest['draft']): unknown[] {
     d.endAt,
     d.maxRuns,
     d.jitterMs,
-    d.description,
+    STORED_DESCRIPTION,
     d.summary,
     JSON.stringify(d.labels),
     d.dst === null ? null : JSON.stringify(d.dst),

@@ -6,6 +6,7 @@
 import type { PutScheduleRequest, PutScheduleResult } from '../store.js';
 import { targetKind } from '../../domain/target.js';
 import { compactPolicies } from '../stored-policies.js';
+import { STORED_DESCRIPTION } from '../common/row-decoding.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { toSchedule, type ScheduleRow } from './postgres-rows.js';
@@ -146,7 +147,7 @@ function rowOf(r: PutScheduleRequest, n: number): InsertRow {
     end_at: d.endAt ?? undefined,
     max_runs: d.maxRuns ?? undefined,
     jitter_ms: d.jitterMs,
-    description: text(d.description),
+    description: STORED_DESCRIPTION,
     summary: d.summary == null ? undefined : text(d.summary),
     labels: asJsonb(d.labels),
     dst: d.dst == null ? undefined : asJsonb(d.dst),

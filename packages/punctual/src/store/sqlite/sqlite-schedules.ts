@@ -16,6 +16,7 @@ import {
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 import { putRefusal } from '../common/put-rules.js';
+import { STORED_DESCRIPTION } from '../common/row-decoding.js';
 import { toJson, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
 import { EXECUTIONS_JOIN, executionsIn, NO_EXECUTIONS, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
@@ -74,7 +75,7 @@ function draftParams(d: ScheduleDraft): Record<string, unknown> {
     endAt: d.endAt,
     maxRuns: d.maxRuns,
     jitterMs: d.jitterMs,
-    description: d.description,
+    description: STORED_DESCRIPTION,
     summary: d.summary,
     labels: JSON.stringify(d.labels),
     dst: d.dst === null ? null : JSON.stringify(d.dst),

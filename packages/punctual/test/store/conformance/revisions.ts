@@ -50,6 +50,7 @@ export function revisionTests(ctx: Ctx): void {
     ]);
     expect(page.items[0]!.diff).toEqual({
       spec: { from: draft().spec, to: '*/10 * * * *' },
+      description: { from: 'Every 5 minutes, UTC', to: 'Every 10 minutes, UTC' },
       payload: { from: null, to: { b: 2 } },
     });
     expect(page.items[0]!.content.spec).toBe('*/10 * * * *');
@@ -160,7 +161,7 @@ export function revisionTests(ctx: Ctx): void {
       target: { from: null, to: { handler: 'job' } },
       policies: { from: null, to: DEFAULT_POLICIES },
       jitterMs: { from: null, to: 0 },
-      description: { from: null, to: 'Every 5 minutes' },
+      description: { from: null, to: 'At 00:00, every day, UTC' },
       labels: { from: null, to: {} },
     });
     expect((await ctx.store.getScheduleRevision(TENANT, 'report', 1))?.content.spec).toBe('@daily');

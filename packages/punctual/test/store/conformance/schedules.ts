@@ -174,7 +174,7 @@ export function scheduleTests(ctx: Ctx): void {
       ctx.store.putSchedules([
         { draft: draft({ key: 'bulk-c' }), nextFireAt: T0, now: T0 },
         {
-          draft: draft({ key: 'bulk-a', description: 'changed' }),
+          draft: draft({ key: 'bulk-a', summary: 'changed' }),
           nextFireAt: T0,
           expectedVersion: 7,
           now: T0,
@@ -283,10 +283,10 @@ export function scheduleTests(ctx: Ctx): void {
     await create(ctx.store, { key: 'old' });
     const results = await ctx.store.putSchedules([
       { draft: draft({ key: 'new-1' }), nextFireAt: T0, now: T0 + 1 },
-      { draft: draft({ key: 'old', description: 'changed' }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'old', summary: 'changed' }), nextFireAt: T0, now: T0 + 1 },
       { draft: draft({ key: 'old' }), nextFireAt: T0, now: T0 + 1 },
       { draft: draft({ key: 'new-2', tenantId: OTHER_TENANT }), nextFireAt: T0, now: T0 + 1 },
-      { draft: draft({ key: 'new-1', description: 'again' }), nextFireAt: T0, now: T0 + 1 },
+      { draft: draft({ key: 'new-1', summary: 'again' }), nextFireAt: T0, now: T0 + 1 },
     ]);
     expect(
       results.map((r) => [r.schedule.key, r.schedule.tenantId, r.created, r.changed, r.schedule.version]),
