@@ -22,6 +22,7 @@ import { leaseTests } from './conformance/leases.js';
 import { materializerTests } from './conformance/materializer.js';
 import { overrideTests } from './conformance/overrides.js';
 import { revisionTests } from './conformance/revisions.js';
+import { creationRevisionTests } from './conformance/creation-revisions.js';
 import { runTests } from './conformance/runs.js';
 import { rerunTests } from './conformance/reruns.js';
 import { scheduleTests } from './conformance/schedules.js';
@@ -37,6 +38,7 @@ const GROUPS = {
   leases: leaseTests,
   runs: runTests,
   revisions: revisionTests,
+  creationRevisions: creationRevisionTests,
   overrides: overrideTests,
   reruns: rerunTests,
   tenancy: tenancyTests,

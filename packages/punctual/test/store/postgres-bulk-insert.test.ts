@@ -6,6 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { ScheduleRevision } from '../../src/domain/schedule-revision.js';
 import { createScheduler } from '../../src/scheduler.js';
 import { postgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MINUTE, T0, TENANT } from '../support/fixtures.js';
@@ -52,17 +53,33 @@ describe.runIf(PG_URL !== '' || REQUIRED)('postgres: inserting new schedules', (
       await api.put(input('single'), { actor: 'key:7' });
       const rows = await query(`SELECT * FROM ${s}.schedules ORDER BY key`);
       expect(rows.map((r) => r.key)).toEqual(['bulk', 'bulk-2', 'single']);
-      const same = (r: Record<string, unknown>) => ({ ...r, id: null, key: null });
+      const same = (r: Record<string, unknown>) => ({ ...r, id: null, key: null, created_seq: null });
       expect(same(rows[0]!)).toEqual(same(rows[2]!));
-      const revs = await query(`SELECT * FROM ${s}.schedule_revisions ORDER BY key`);
-      const sameRev = (r: Record<string, unknown>) => ({ ...r, seq: null, schedule_id: null, key: null });
-      expect(revs).toHaveLength(3);
-      expect(sameRev(revs[0]!)).toEqual(sameRev(revs[2]!));
-      expect(revs[0]).toMatchObject({
-        schedule_id: rows[0]!.id,
+      // Each creation keeps its revision in its row, under a number of its own, until the schedule changes.
+      expect(rows.map((r) => r.created_by)).toEqual(['key:7', 'key:7', 'key:7']);
+      expect(new Set(rows.map((r) => r.created_seq)).size).toBe(3);
+      expect(await query(`SELECT * FROM ${s}.schedule_revisions`)).toEqual([]);
+      const revs = await Promise.all(
+        ['bulk', 'single'].map(
+          async (key) => (await store.listScheduleRevisions({ tenantId: TENANT, key, limit: 5 })).items,
+        ),
+      );
+      const sameRev = (r: ScheduleRevision) => ({
+        ...r,
+        seq: null,
+        scheduleId: null,
+        key: null,
+        content: null,
+      });
+      expect(revs.map((items) => items.length)).toEqual([1, 1]);
+      expect(sameRev(revs[0]![0]!)).toEqual(sameRev(revs[1]![0]!));
+      expect(revs[0]![0]).toMatchObject({
+        seq: Number(rows[0]!.created_seq),
+        scheduleId: String(rows[0]!.id),
         version: 1,
         change: 'created',
         actor: 'key:7',
+        state: 'active',
       });
       // Ids follow the order given.
       expect(Number(rows[0]!.id)).toBeLessThan(Number(rows[1]!.id));
@@ -88,10 +105,13 @@ describe.runIf(PG_URL !== '' || REQUIRED)('postgres: inserting new schedules', (
       expect(a.totals.refused + b.totals.refused).toBe(0);
       expect(a.totals.created + b.totals.created).toBe(300);
       expect(a.totals.unchanged + b.totals.unchanged).toBe(300);
-      const [{ n }] = (await query(`SELECT count(*)::int AS n FROM ${s}.schedule_revisions`)) as [
-        { n: number },
-      ];
-      expect(n).toBe(300);
+      // One creation each: revision rows and creations kept in schedule rows, under distinct numbers.
+      const [{ n, seqs }] = (await query(
+        `SELECT count(*)::int AS n, count(DISTINCT seq)::int AS seqs FROM (
+           SELECT seq FROM ${s}.schedule_revisions
+           UNION ALL SELECT created_seq FROM ${s}.schedules WHERE created_seq IS NOT NULL) AS c`,
+      )) as [{ n: number; seqs: number }];
+      expect([n, seqs]).toEqual([300, 300]);
     });
   });
 });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
-import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
 import { claimOne, settlement } from './conformance/helpers.js';
@@ -138,7 +138,7 @@ describe('settlement pages migration: sqlite', () => {
     expect(page.items).toMatchObject([...expected.values()]);
 
     const raw = new Database(path, { readonly: true });
-    expect(raw.prepare('SELECT MAX(version) FROM punctual_migrations').pluck().get()).toBe(20);
+    expect(raw.prepare('SELECT MAX(version) FROM punctual_migrations').pluck().get()).toBe(LATEST_VERSION);
     const columns = raw.prepare("SELECT name FROM pragma_table_info('schedules')").pluck().all();
     expect(columns).not.toContain('executed_count');
     expect(columns).not.toContain('last_fired_at');

@@ -1,9 +1,10 @@
-// The database's storage failing under the service. Damaged pages (a real file, 16 KiB overwritten): found
+// The database's storage failing under the service. Damaged pages (a real file, 4 pages of schedules overwritten): found
 // at start, the service answers STORAGE_CORRUPT, refuses writes, and /readyz says not ready with the reason. A full disk
 // (SQLITE_FULL, PostgreSQL 53100, injected at the store boundary): STORAGE_FULL with Retry-After, not ready,
 // a log line saying what to do, and ready again once a write succeeds.
 
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -41,8 +42,16 @@ describe('a damaged database', () => {
     }
     await service.close();
     const path = join(dir, 'punctual.db');
+    // Four pages from the schedules table's first leaf page on (a file's middle may hold empty tables only).
+    const pages = new Database(path, { readonly: true });
+    const { page, size } = pages
+      .prepare(
+        `SELECT min(pageno) AS page, max(pgsize) AS size FROM dbstat WHERE name = 'schedules' AND pagetype = 'leaf'`,
+      )
+      .get() as { page: number; size: number };
+    pages.close();
     const fd = openSync(path, 'r+');
-    writeSync(fd, Buffer.alloc(16_384, 0xa5), 0, 16_384, Math.floor(statSync(path).size / 8192) * 4096);
+    writeSync(fd, Buffer.alloc(4 * size, 0xa5), 0, 4 * size, (page - 1) * size);
     closeSync(fd);
 
     service = await open();

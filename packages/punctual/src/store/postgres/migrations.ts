@@ -30,6 +30,7 @@ import * as m0021 from './migrations/0021-storage-diet.js';
 import * as m0022 from './migrations/0022-schedule-executions.js';
 import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
 import * as m0024 from './migrations/0024-pending-out-of-history-indexes.js';
+import * as m0025 from './migrations/0025-deferred-creation-revisions.js';
 
 export interface Migration {
   version: number;
@@ -98,6 +99,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // before; its lists, deadline check and override check, which do not repeat the new predicate, read the
   // table until it is replaced (roll without lingering).
   { version: 24, name: m0024.name, sql: m0024.sql, compatibleFrom: 5 },
+  // 25 adds two columns (creations kept in the schedule row): a contract step, since older code would change
+  // such a schedule without writing its creation out first, losing that revision; stop every instance.
+  { version: 25, name: m0025.name, sql: m0025.sql, compatibleFrom: 25 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

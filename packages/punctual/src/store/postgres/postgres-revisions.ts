@@ -1,13 +1,21 @@
 // Schedule revisions in the PostgreSQL store: the insert a schedule write makes inside its own transaction
 // (with the retention bound applied there), the write-out of the current version's content before a put
-// replaces it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions (one
-// statement each, so a NULL content and the schedule row it derives from are read together). It must never
-// read a clock and never write a revision outside the transaction of the schedule write it records.
+// replaces it or a delete removes it (store/stored-revision.ts), the write-out of a `created` revision a
+// schedule kept in its row, before any other change of it, and the reads of a key's revisions (one statement
+// each, rows and deferred creations together, so a NULL content and the schedule row it derives from are
+// read together). It must never read a clock and never write a revision outside the transaction of the
+// schedule write it records.
 
 import type { ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
-import { contentJson, storedContent, storedDiff } from '../stored-revision.js';
+import {
+  contentJson,
+  CREATION_STATE_SQL,
+  deferredCreationsSql,
+  storedContent,
+  storedDiff,
+} from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
@@ -40,10 +48,15 @@ interface RevisionRow {
   current: ScheduleRow | null;
 }
 
-// A revision with the schedule row its NULL content derives from (schedules_pkey), in one statement.
+const COLUMNS =
+  'seq, tenant_id, key, schedule_id, version, at, actor, change, from_version, state, diff, content';
+
+// A revision (a row, or a creation deferred in its schedule's row: schedules_tenant_key) with the schedule
+// row its NULL content derives from (schedules_pkey), in one statement.
 const SELECT = (s: string) => `
   SELECT r.*, to_jsonb(c.*) AS current
-    FROM ${s}.schedule_revisions AS r
+    FROM (SELECT ${COLUMNS} FROM ${s}.schedule_revisions
+          UNION ALL ${deferredCreationsSql(`${s}.`, { json: '::jsonb' })}) AS r
     LEFT JOIN ${s}.schedules AS c ON r.content IS NULL AND c.id = r.schedule_id AND c.version = r.version`;
 
 const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key', select: SELECT };
@@ -87,6 +100,35 @@ export async function insertRevisions(
     LOG,
     rs.map((r) => r.tenantId),
     rs.map((r) => r.key),
+  );
+}
+
+/** Which schedules a write-out is for: by id, or the one with a key. */
+export type CreationsOf = { ids: readonly string[] } | { tenantId: string; key: string };
+
+/**
+ * Writes out, as revision rows under their reserved numbers, the `created` revisions the schedules still keep
+ * in their rows, and clears the marks. The caller is inside the transaction of a change of those schedules,
+ * before the change (the row says what it was created as). The rows are locked first, so two writers never
+ * write one creation twice (the second finds the mark cleared).
+ */
+export async function writeOutCreations(db: PgDb, c: PgQueryable, of: CreationsOf): Promise<void> {
+  if ('ids' in of && of.ids.length === 0) return;
+  const [where, params] =
+    'ids' in of
+      ? ['id = ANY($1::bigint[])', [of.ids]]
+      : ['tenant_id = $1 AND key = $2', [of.tenantId, of.key]];
+  await c.query(
+    `WITH o AS (SELECT id, created_seq FROM ${db.s}.schedules
+                 WHERE ${where} AND created_seq IS NOT NULL FOR UPDATE),
+          w AS (UPDATE ${db.s}.schedules AS sc SET created_seq = NULL FROM o WHERE sc.id = o.id
+                RETURNING o.created_seq, sc.tenant_id, sc.key, sc.id, sc.version, sc.created_at, sc.created_by,
+                          sc.state)
+     INSERT INTO ${db.s}.schedule_revisions (${COLUMNS}) OVERRIDING SYSTEM VALUE
+     SELECT created_seq, tenant_id, key, id, 1, created_at, created_by, 'created', NULL, ${CREATION_STATE_SQL},
+            NULL, NULL
+       FROM w WHERE version = 1`,
+    params,
   );
 }
 

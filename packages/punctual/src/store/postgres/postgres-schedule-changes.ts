@@ -14,7 +14,7 @@ import { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from '.
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { dropOverrides } from './postgres-overrides.js';
-import { insertRevisions, keepRevisionsContent } from './postgres-revisions.js';
+import { insertRevisions, keepRevisionsContent, writeOutCreations } from './postgres-revisions.js';
 import {
   draftOf,
   jsonParam,
@@ -112,6 +112,7 @@ export async function changeSchedules(
     } else changed.push({ at, req, was });
   }
   if (changed.length === 0) return out;
+  await writeOutCreations(db, c, { ids: changed.map((ch) => ch.was.id) });
   await keepRevisionsContent(
     db,
     c,

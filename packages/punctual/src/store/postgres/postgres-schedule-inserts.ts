@@ -1,5 +1,6 @@
 // New schedules in the PostgreSQL store: any number inserted by one statement, each with its `created`
-// revision, from one JSON parameter (a row object per schedule, read by jsonb_to_recordset). The saved
+// revision (kept in its row under a reserved number, or a row for a rollback's re-creation), from one JSON
+// parameter (a row object per schedule, read by jsonb_to_recordset). The saved
 // schedules are answered from what was written and the ids the statement returns, not read back. It must
 // never interpolate a value into SQL and never read a clock (`now` comes with each put).
 
@@ -19,8 +20,9 @@ const ROW_COLUMNS = `n int, tenant_id text, key text, spec text, spec_kind text,
   expect jsonb, state text, next_fire_at bigint, now bigint, actor text, change text, from_version int`;
 
 /**
- * The insert ($1: a JSON array of row objects), ids in the order of `n`, with the `created` revisions
- * written by the same statement. jsonb_to_recordset, not json_to_recordset: the statement for 2,000
+ * The insert ($1: a JSON array of row objects), ids in the order of `n`. A `created` revision stays in its
+ * schedule's row (`created_seq`: a number of the revisions' sequence, `created_by`) until the schedule
+ * changes (postgres-revisions.ts writes it out then); a `rolledBack` one is a row written by the statement. jsonb_to_recordset, not json_to_recordset: the statement for 2,000
  * schedules ran 49 ms with it, 116 ms with json (a hash table built per row object) and 64 ms with the 28
  * arrays of unnest this replaces (EXPLAIN ANALYZE, bench/results/2026-11-26-bulk-load-3.md). The revisions store neither diff nor content: both derive from the schedule
  * row while it is at version 1 (store/stored-revision.ts). A plain INSERT, not ON CONFLICT: a key that
@@ -32,18 +34,22 @@ function insertSql(s: string): string {
      ins AS (INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
                policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst,
                calendar_rules, expect, state, paused_at, version, next_fire_at, fired_count, created_at,
-               updated_at)
+               updated_at, created_seq, created_by)
              SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target, u.target_kind, u.payload,
                     u.policies, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
                     u.summary, u.labels, u.dst, u.calendar_rules, u.expect, u.state,
-                    CASE WHEN u.state = 'paused' THEN u.now END, 1, u.next_fire_at, 0, u.now, u.now
+                    CASE WHEN u.state = 'paused' THEN u.now END, 1, u.next_fire_at, 0, u.now, u.now,
+                    CASE WHEN u.change = 'created'
+                         THEN nextval(pg_get_serial_sequence('${s}.schedule_revisions', 'seq')) END,
+                    CASE WHEN u.change = 'created' THEN u.actor END
                FROM u ORDER BY u.n
              RETURNING id, tenant_id, key, version, state, created_at),
      rev AS (INSERT INTO ${s}.schedule_revisions (tenant_id, key, schedule_id, version, at, actor, change,
                from_version, state, diff, content)
              SELECT ins.tenant_id, ins.key, ins.id, ins.version, ins.created_at, u.actor, u.change,
                     u.from_version, ins.state, NULL::jsonb, NULL::jsonb
-               FROM ins JOIN u ON u.tenant_id = ins.tenant_id AND u.key = ins.key)
+               FROM ins JOIN u ON u.tenant_id = ins.tenant_id AND u.key = ins.key
+              WHERE u.change = 'rolledBack')
      SELECT id, tenant_id, key FROM ins`;
 }
 

@@ -22,7 +22,7 @@ import { forgetExecutions } from './postgres-executions.js';
 import { cancelScheduledRuns, insertRunRows, skipPausedRuns } from './postgres-runs.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
 import { stateRevision } from '../revision-record.js';
-import { insertRevisions, keepRevisionContent } from './postgres-revisions.js';
+import { insertRevisions, keepRevisionContent, writeOutCreations } from './postgres-revisions.js';
 import { versionConflict } from '../common/put-rules.js';
 import { changeSchedules } from './postgres-schedule-changes.js';
 import { insertSchedules } from './postgres-schedule-inserts.js';
@@ -194,6 +194,7 @@ export async function deleteSchedule(
   note?: RevisionNote,
 ): Promise<{ deleted: boolean; transitions: Transition[] }> {
   return db.tx(async (c) => {
+    await writeOutCreations(db, c, { tenantId, key });
     const { rows } = await c.query<ScheduleRow>(
       `DELETE FROM ${db.s}.schedules AS sc WHERE tenant_id = $1 AND key = $2
        RETURNING ${scheduleColumns(db.s, 'sc')}`,
@@ -222,6 +223,7 @@ export async function pauseSchedule(
     );
     const row = found[0];
     if (row === undefined) return undefined;
+    if (row.state === 'active') await writeOutCreations(db, c, { ids: [String(row.id)] });
     // A completed schedule stays completed (nothing is left to pause); its pending runs may still be cancelled.
     const { rows: paused } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules AS sc
@@ -247,6 +249,7 @@ export async function resumeSchedule(
   opts: Parameters<Store['resumeSchedule']>[2],
 ): Promise<{ schedule: Schedule; transitions: Transition[] } | undefined> {
   return db.tx(async (c) => {
+    await writeOutCreations(db, c, { tenantId, key });
     const { rows } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules AS sc
           SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL, next_fire_at = $3,

@@ -22,6 +22,7 @@ import * as m0017 from './migrations/0017-calendar-revisions.js';
 import * as m0018 from './migrations/0018-roll-back-claims.js';
 import * as m0019 from './migrations/0019-storage-diet.js';
 import * as m0020 from './migrations/0020-settlement-pages.js';
+import * as m0021 from './migrations/0021-deferred-creation-revisions.js';
 
 export interface Migration {
   version: number;
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: m0018.name, sql: m0018.sql },
   { version: 19, name: m0019.name, sql: m0019.sql },
   { version: 20, name: m0020.name, sql: m0020.sql },
+  { version: 21, name: m0021.name, sql: m0021.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -8,9 +8,14 @@ import type { Page } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 
-/** A revision table and the column naming what its revisions are of. */
-export type RevisionLog =
-  { table: 'schedule_revisions'; subject: 'key' } | { table: 'calendar_revisions'; subject: 'name' };
+/**
+ * A revision table and the column naming what its revisions are of; `from`, when given, is what reads select
+ * from instead of the table (schedule revisions add the creations deferred in schedule rows). Writes and the
+ * retention bound see the table only.
+ */
+export type RevisionLog = (
+  { table: 'schedule_revisions'; subject: 'key' } | { table: 'calendar_revisions'; subject: 'name' }
+) & { from?: string };
 
 export interface RevisionLogQuery {
   tenantId: string;
@@ -48,7 +53,7 @@ export function revisionPage<R, T extends { seq: number }>(
   const rows = sql.read(() =>
     sql
       .stmt(
-        `SELECT * FROM ${log.table}
+        `SELECT * FROM ${log.from ?? log.table}
           WHERE tenant_id = @tenantId AND ${log.subject} = @subject AND (@before IS NULL OR seq < @before)
           ORDER BY seq DESC LIMIT @limit`,
       )
@@ -72,7 +77,7 @@ export function revisionRowOfVersion<R>(
   return sql.read(() =>
     sql
       .stmt(
-        `SELECT * FROM ${log.table} WHERE tenant_id = ? AND ${log.subject} = ? AND version = ?
+        `SELECT * FROM ${log.from ?? log.table} WHERE tenant_id = ? AND ${log.subject} = ? AND version = ?
           ORDER BY seq DESC LIMIT 1`,
       )
       .get(tenantId, subject, version),

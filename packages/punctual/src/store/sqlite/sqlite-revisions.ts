@@ -1,12 +1,14 @@
 // Schedule revisions in the SQLite store: the insert a schedule write makes inside its own transaction (with
 // the retention bound applied there), the write-out of the current version's content before a put replaces
-// it or a delete removes it (store/stored-revision.ts), and the reads of a key's revisions. It must never
-// read a clock and never write a revision outside the transaction of the schedule write it records.
+// it or a delete removes it (store/stored-revision.ts), the `created` revision a new schedule keeps in its row
+// (a reserved sequence number) and its write-out before any other change, and the reads of a key's revisions
+// (rows and deferred creations together). It must never read a clock and never write a revision outside the
+// transaction of the schedule write it records.
 
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
-import { contentJson, storedContent, storedDiff } from '../stored-revision.js';
+import { contentJson, deferredCreationsSql, storedContent, storedDiff } from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import {
@@ -39,7 +41,29 @@ const INSERT = `
     diff, content)
   VALUES (@tenantId, @key, @scheduleId, @version, @at, @actor, @change, @fromVersion, @state, @diff, @content)`;
 
-const LOG: RevisionLog = { table: 'schedule_revisions', subject: 'key' };
+const COLUMNS =
+  'seq, tenant_id, key, schedule_id, version, at, actor, change, from_version, state, diff, content';
+
+const LOG: RevisionLog = {
+  table: 'schedule_revisions',
+  subject: 'key',
+  from: `(SELECT ${COLUMNS} FROM schedule_revisions UNION ALL ${deferredCreationsSql('', { json: '' })})`,
+};
+
+// The next sequence number of schedule_revisions, taken for a revision written later: AUTOINCREMENT never
+// hands out a number at or below sqlite_sequence's (its row exists once the table had a row; START makes it).
+const RESERVE_SEQ =
+  "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'schedule_revisions' RETURNING seq";
+const START_SEQ = `
+  INSERT INTO sqlite_sequence (name, seq)
+  SELECT 'schedule_revisions', COALESCE((SELECT MAX(seq) FROM schedule_revisions), 0)
+   WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'schedule_revisions')`;
+
+// A schedule's deferred creation as a row, under the number it was given, then the mark cleared.
+const WRITE_OUT = `
+  INSERT INTO schedule_revisions (${COLUMNS})
+  SELECT * FROM (${deferredCreationsSql('', { json: '' })}) WHERE schedule_id = ?`;
+const CLEAR_CREATION = 'UPDATE schedules SET created_seq = NULL WHERE id = ? AND created_seq IS NOT NULL';
 
 // The revisions of the schedule's current version keep NULL content: written out before it changes.
 const KEEP_CONTENT = `
@@ -80,8 +104,26 @@ export function insertRevision(sql: SqliteDatabase, r: RevisionInsert): void {
   pruneRevisions(sql, LOG, r.tenantId, r.key);
 }
 
+/** A sequence number for a `created` revision kept in its schedule's row until written out. */
+export function reserveRevisionSeq(sql: SqliteDatabase): number {
+  let row = sql.stmt(RESERVE_SEQ).get() as { seq: number } | undefined;
+  if (row === undefined) {
+    sql.stmt(START_SEQ).run();
+    row = sql.stmt(RESERVE_SEQ).get() as { seq: number };
+  }
+  return row.seq;
+}
+
 /**
- * Records the revision of a put that created `s` (`created`, or `rolledBack` with the version it restores):
+ * Writes out the `created` revision a schedule still keeps in its row, if any; the caller is inside the write
+ * transaction of a change of the schedule, before the change (the row says what it was created as).
+ */
+export function writeOutCreation(sql: SqliteDatabase, scheduleId: number): void {
+  if (sql.stmt(WRITE_OUT).run(scheduleId).changes > 0) sql.stmt(CLEAR_CREATION).run(scheduleId);
+}
+
+/**
+ * Records the revision of a put that created `s` with a version it restores (`rolledBack`):
  * its diff and content both derive from the schedule row at version 1, so neither is computed nor stored
  * (what insertRevision would store for it). The caller is inside the write transaction of the creation.
  */

@@ -22,7 +22,13 @@ import { EXECUTIONS_JOIN, executionsIn, NO_EXECUTIONS, WITH_EXECUTIONS } from '.
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
 import { putRevision, stateRevision } from '../revision-record.js';
 import type { RevisionNote } from '../../domain/schedule-revision.js';
-import { insertCreatedRevision, insertRevision, keepRevisionContent } from './sqlite-revisions.js';
+import {
+  insertCreatedRevision,
+  insertRevision,
+  keepRevisionContent,
+  reserveRevisionSeq,
+  writeOutCreation,
+} from './sqlite-revisions.js';
 import { compactPolicies } from '../stored-policies.js';
 import { dropOverrides } from './sqlite-overrides.js';
 
@@ -31,10 +37,10 @@ const GET = `SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN} WHERE t
 const INSERT = `
   INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, payload, policies, overlap,
     start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst, calendar_rules, expect, state, paused_at, version, next_fire_at,
-    fired_count, created_at, updated_at)
+    fired_count, created_at, updated_at, created_seq, created_by)
   VALUES (@tenantId, @key, @spec, @specKind, @tz, @targetKind, @target, @payload, @policies, @overlap,
     @startAt, @endAt, @maxRuns, @jitterMs, @description, @summary, @labels, @dst, @calendarRules, @expect, @state,
-    CASE WHEN @state = 'paused' THEN @now END, 1, @nextFireAt, 0, @now, @now)
+    CASE WHEN @state = 'paused' THEN @now END, 1, @nextFireAt, 0, @now, @now, @createdSeq, @createdBy)
   RETURNING *`;
 
 // A change reopens a completed schedule but leaves a paused one paused; fired_count and created_at stay.
@@ -105,17 +111,26 @@ function putIn(sql: SqliteDatabase, req: PutScheduleRequest): PutScheduleResult 
   const params = { ...draftParams(d), nextFireAt: req.nextFireAt, now: req.now };
   if (row === undefined) {
     const state = req.initialState ?? 'active';
-    const inserted = sql
-      .stmt(INSERT)
-      .get({ ...params, tenantId: d.tenantId, key: d.key, state }) as ScheduleRow;
+    // A creation's revision stays in the row (its number reserved) until the schedule changes; a rollback
+    // that re-creates a schedule writes its revision at once.
+    const deferred = req.revision?.fromVersion === undefined;
+    const inserted = sql.stmt(INSERT).get({
+      ...params,
+      tenantId: d.tenantId,
+      key: d.key,
+      state,
+      createdSeq: deferred ? reserveRevisionSeq(sql) : null,
+      createdBy: deferred ? (req.revision?.actor ?? null) : null,
+    }) as ScheduleRow;
     const schedule = toSchedule({ ...inserted, ...NO_EXECUTIONS });
-    insertCreatedRevision(sql, schedule, req.revision, req.now);
+    if (!deferred) insertCreatedRevision(sql, schedule, req.revision, req.now);
     return { schedule, created: true, changed: true, transitions: [] };
   }
   const current = toSchedule(row);
   if (sameAsStored(req, current, () => sameDraft(current, d))) {
     return { schedule: current, created: false, changed: false, transitions: [] };
   }
+  writeOutCreation(sql, row.id);
   keepRevisionContent(sql, current);
   const updated = toSchedule({
     ...(sql.stmt(UPDATE).get({ ...params, id: row.id }) as ScheduleRow),
@@ -192,6 +207,7 @@ export function deleteSchedule(
   return sql.write(() => {
     // Its counts first: a trigger deletes them with the row.
     const found = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
+    if (found !== undefined) writeOutCreation(sql, found.id);
     const deleted = sql.stmt(DELETE).get(tenantId, key) as ScheduleRow | undefined;
     if (found === undefined || deleted === undefined) return { deleted: false, transitions: [] };
     const row: ScheduleReadRow = { ...deleted, ...executionsIn(found) };
@@ -210,6 +226,7 @@ export function pauseSchedule(
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
     if (row === undefined) return undefined;
+    if (row.state === 'active') writeOutCreation(sql, row.id);
     const paused = sql
       .stmt(PAUSE)
       .get({ id: row.id, note: opts.note, until: opts.until ?? null, now: opts.now }) as
@@ -232,6 +249,7 @@ export function resumeSchedule(
   return sql.write(() => {
     const row = sql.stmt(GET).get(tenantId, key) as ScheduleReadRow | undefined;
     if (row === undefined) return undefined;
+    if (row.state === 'paused') writeOutCreation(sql, row.id);
     const resumed = sql
       .stmt(RESUME)
       .get({ id: row.id, nextFireAt: opts.nextFireAt, now: opts.now, dueBy: opts.dueBy ?? null }) as
