@@ -1,7 +1,8 @@
 // What compiling a spec costs when nothing is remembered yet: N distinct specs of each form, compiled as a put
 // compiles them (validated, in a zone with DST), then the description alone and the zone check alone. This is
 // the cost a bulk load pays once per distinct (spec, zone), the materializer on a miss of its spec cache, and a
-// preview on every call. Prints a table of microseconds per spec; it only measures.
+// preview on every call; and the materializer's next-occurrence search for schedules that share a spec. Prints
+// a table of microseconds per spec; it only measures.
 //
 //   npx tsx bench/spec-compile.ts [--specs 20000] [--reps 3]
 
@@ -49,6 +50,19 @@ const described: number[] = [];
 for (let r = 0; r < REPS; r++) described.push(time((i) => describeCron(forms.cron!(i, r + REPS), TZ), N));
 rows.push(['describeCron', median(described)]);
 rows.push(['resolveTimeZone', time(() => resolveTimeZone(TZ, { field: 'tz' }), N)]);
+// The materializer's step for schedules that share a spec and zone and fired together: each has its own
+// compiled spec (its own creation instant), and each asks for the occurrence after the same instant.
+for (const spec of ['0 30 9 * * *', '0 */5 * * * *']) {
+  const shared = Array.from({ length: N }, (_, i) =>
+    compileSpec(spec, { tz: TZ, now: NOW - i, anchor: NOW - i, validate: false }),
+  );
+  const us: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    const after = NOW + r * 86_400_000;
+    us.push(time((i) => shared[i]!.nextAfter(after), N));
+  }
+  rows.push([`nextAfter, ${N} schedules of "${spec}" (${TZ}) after one instant`, median(us)]);
+}
 
 console.log(`| step (${N} distinct specs, median of ${REPS}) | µs per spec |`);
 console.log('|---|---:|');

@@ -308,3 +308,30 @@ describe('messages a user can act on', () => {
     expect(e.message).toBe('spec "@in 3h" is due at 2026-03-01T13:00:00.000Z, outside startAt/endAt');
   });
 });
+
+describe('a cron search shared by the schedules of one spec and zone', () => {
+  const asked = Date.parse('2026-03-28T12:00:00Z');
+  const compile = (createdAt: number) =>
+    compileSpec('30 2 * * *', {
+      tz: 'Europe/Berlin',
+      now: createdAt,
+      anchor: createdAt,
+      dst: { gap: 'skip' },
+    });
+
+  it('answers every schedule alike, still tells its drops, and lets no caller change a shared answer', () => {
+    const a = compile(asked - 1000);
+    const b = compile(asked - 2000);
+    const first = a.nextDetailedAfter(asked);
+    expect(first?.at).toBe(Date.parse('2026-03-30T00:30:00Z'));
+    expect(b.nextDetailedAfter(asked)).toEqual(first);
+    // The answer kept is searched again when its drops must be told.
+    const dropped: string[] = [];
+    expect(
+      b.nextDetailedAfter(asked, (d) => dropped.push(`${new Date(d.at).toISOString()} ${d.reason}`)),
+    ).toEqual(first);
+    expect(dropped).toEqual(['2026-03-29T01:00:00.000Z dstGap']);
+    expect(() => (first!.notes as unknown[]).push({ kind: 'dstRepeat', pass: 2 })).toThrow(TypeError);
+    expect(a.nextDetailedAfter(asked)?.notes).toEqual([]);
+  });
+});
