@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import type { ScheduleRevision } from '../../../src/domain/schedule-revision.js';
 import { draft, MINUTE, T0, TENANT } from '../../support/fixtures.js';
-import type { Ctx } from './helpers.js';
+import { complete, type Ctx } from './helpers.js';
 
 export function creationRevisionTests(ctx: Ctx): void {
   const list = async (key = 'report', limit = 10): Promise<ScheduleRevision[]> =>
@@ -64,17 +64,7 @@ export function creationRevisionTests(ctx: Ctx): void {
     ]);
 
     const { schedule } = await create('done');
-    await ctx.store.advanceSchedule({
-      tenantId: TENANT,
-      scheduleId: schedule.id,
-      version: 1,
-      expectedNextFireAt: T0,
-      nextFireAt: null,
-      fired: 1,
-      complete: true,
-      runs: [],
-      now: T0,
-    });
+    await complete(ctx.store, schedule);
     expect((await list('done'))[0]).toMatchObject({ change: 'created', state: 'active' });
     await change('done', T0 + MINUTE);
     expect((await list('done')).map((r) => [r.change, r.state])).toEqual([

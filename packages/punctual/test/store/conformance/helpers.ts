@@ -35,6 +35,21 @@ export async function create(
   return res.schedule;
 }
 
+/** Completes a schedule at version 1 due at T0, as the materializer does when it has no occurrence left. */
+export async function complete(store: Store, schedule: Schedule): Promise<void> {
+  await store.advanceSchedule({
+    tenantId: schedule.tenantId,
+    scheduleId: schedule.id,
+    version: 1,
+    expectedNextFireAt: T0,
+    nextFireAt: null,
+    fired: 1,
+    complete: true,
+    runs: [],
+    now: T0,
+  });
+}
+
 /** Inserts one unique scheduled run per instant for a schedule; returns the inserted runs. */
 export async function addRuns(
   store: Store,

@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest';
 import type { TargetKind } from '../../../src/domain/target.js';
 import { draft, MINUTE, OTHER_TENANT, policies, runInsert, T0, TENANT } from '../../support/fixtures.js';
-import { addRuns, claimOne, create, rejectsWithCode, runOf, succeed, type Ctx } from './helpers.js';
+import { addRuns, claimOne, complete, create, rejectsWithCode, runOf, succeed, type Ctx } from './helpers.js';
 
 export function scheduleTests(ctx: Ctx): void {
   it('creates a schedule at version 1 with the draft it was given', async () => {
@@ -133,17 +133,7 @@ export function scheduleTests(ctx: Ctx): void {
 
   it('reopens a completed schedule on change and keeps a paused one paused', async () => {
     const s = await create(ctx.store);
-    await ctx.store.advanceSchedule({
-      tenantId: TENANT,
-      scheduleId: s.id,
-      version: 1,
-      expectedNextFireAt: T0,
-      nextFireAt: null,
-      fired: 1,
-      complete: true,
-      runs: [],
-      now: T0,
-    });
+    await complete(ctx.store, s);
     expect((await ctx.store.getSchedule(TENANT, s.key))?.state).toBe('completed');
     const reopened = await ctx.store.putSchedule({
       draft: draft({ maxRuns: 5 }),
