@@ -113,6 +113,10 @@ export function canTransition(from: RunState, to: RunState): boolean {
   return LEGAL[from].includes(to);
 }
 
-export function occurrenceIdOf(scheduleId: string, scheduledFor: number): string {
+/**
+ * A spec occurrence's id: "<scheduleId>:<scheduledFor>", the text its run's occurrence key holds while it
+ * blocks a duplicate (a manual run's id is its own: store/common/occurrence-id.ts).
+ */
+export function occurrenceIdOf(scheduleId: string | number, scheduledFor: string | number): string {
   return `${scheduleId}:${scheduledFor}`;
 }

@@ -40,8 +40,3 @@ export function occurrenceAction(found: {
     return run.state === 'scheduled' ? 'insert' : 'none';
   return refuse(last?.state ?? 'missed');
 }
-
-/** The occurrence key of a unique run of this schedule at this instant. */
-export function occurrenceKeyOf(scheduleId: string | number, instant: number): string {
-  return `${scheduleId}:${instant}`;
-}

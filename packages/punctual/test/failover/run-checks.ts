@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
+import { occurrenceKeySql } from '../../src/store/common/occurrence-id.js';
 
 export interface RunFigures {
   expectedOccurrences: number;
@@ -61,7 +62,7 @@ export async function checkRuns(
   dir: string,
 ): Promise<{ figures: RunFigures; ok: boolean }> {
   const runs = await client.query(
-    `SELECT r.id::text, r.occurrence_id, r.state
+    `SELECT r.id::text, ${occurrenceKeySql('r.')} AS occurrence_id, r.state
        FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id WHERE s.key LIKE 's%'`,
   );
   const reclaimedAttempts = await client.query(

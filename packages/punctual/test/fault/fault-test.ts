@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createScheduler } from '../../src/index.js';
 import { postgresStore } from '../../src/store/postgres/postgres-store.js';
+import { occurrenceKeySql } from '../../src/store/common/occurrence-id.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -145,7 +146,7 @@ await Promise.all(
 
 // ── verify ─────────────────────────────────────────────────────────────────────────────────────────
 const runs = await client.query(
-  `SELECT r.id::text, r.occurrence_id, r.state, r.attempt, s.key
+  `SELECT r.id::text, ${occurrenceKeySql('r.')} AS occurrence_id, r.state, r.attempt, s.key
      FROM ${schema}.runs r JOIN ${schema}.schedules s ON s.id = r.schedule_id`,
 );
 const reclaimedAttempts = await client.query(

@@ -14,6 +14,7 @@ import type { DstChoice } from '../../domain/timing/dst-choice.js';
 import type { Target } from '../../domain/target.js';
 import { describeStoredSpec } from '../../domain/timing/describe-spec.js';
 import { expandPolicies } from '../stored-policies.js';
+import { storedOccurrenceId } from './occurrence-id.js';
 import { restoreRevision } from '../stored-revision.js';
 import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
 
@@ -198,8 +199,8 @@ export function decodeRun(row: RunRowShape, json: JsonColumn): Run {
     scheduleId: String(row.schedule_id),
     scheduleKey: row.schedule_key,
     scheduleVersion: row.schedule_version,
-    // Kept when occurrence_key is released; runs that are not unique occurrences get one of their own.
-    occurrenceId: row.occurrence_id ?? `${row.schedule_id}:manual:${row.id}`,
+    // Derived (common/occurrence-id.ts); rows written before this release keep the same text.
+    occurrenceId: row.occurrence_id ?? storedOccurrenceId(row),
     kind: row.kind as RunKind,
     state: row.state as RunState,
     scheduledFor: num(row.scheduled_for),

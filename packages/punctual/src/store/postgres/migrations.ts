@@ -100,7 +100,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // table until it is replaced (roll without lingering).
   { version: 24, name: m0024.name, sql: m0024.sql, compatibleFrom: 5 },
   // 25 adds two columns (creations kept in the schedule row): a contract step, since older code would change
-  // such a schedule without writing its creation out first, losing that revision; stop every instance.
+  // such a schedule without writing its creation out first, losing that revision, and would read the runs
+  // this release writes (no occurrence_id: derived) as manual runs; stop every instance.
   { version: 25, name: m0025.name, sql: m0025.sql, compatibleFrom: 25 },
 ];
 

@@ -7,7 +7,8 @@
 import { PunctualError } from '../../errors.js';
 import type { Json } from '../../domain/json.js';
 import type { OccurrenceOverride, OverrideKind } from '../../domain/occurrence-override.js';
-import { occurrenceAction, occurrenceKeyOf, type FoundRun } from '../override-rules.js';
+import { occurrenceIdOf } from '../../domain/run.js';
+import { occurrenceAction, type FoundRun } from '../override-rules.js';
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
@@ -59,7 +60,7 @@ async function follow(
     });
   }
   const next = found[0].next_fire_at === null ? null : Number(found[0].next_fire_at);
-  const key = occurrenceKeyOf(id, run.scheduledFor);
+  const key = occurrenceIdOf(id, run.scheduledFor);
   // Waits for a claim in progress on the run, then reads the state it committed.
   const { rows: holders } = await c.query<FoundRun>(
     `SELECT state, reason FROM ${db.s}.runs WHERE occurrence_key = $1 FOR UPDATE`,

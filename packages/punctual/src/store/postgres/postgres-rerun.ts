@@ -7,6 +7,7 @@ import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import { ID_RE, toRun, type RunRow } from './postgres-rows.js';
+import { occurrenceKeySql } from '../common/occurrence-id.js';
 
 interface Found {
   id: string;
@@ -23,7 +24,7 @@ export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResul
   }
   return db.tx(async (c) => {
     const { rows: found } = await c.query<Found>(
-      `SELECT id::text AS id, state, occurrence_id, occurrence_key FROM ${db.s}.runs
+      `SELECT id::text AS id, state, ${occurrenceKeySql()} AS occurrence_id, occurrence_key FROM ${db.s}.runs
         WHERE id = ANY($1::bigint[]) AND tenant_id = $2 AND schedule_id = $3
         ORDER BY id FOR UPDATE`,
       [ids, req.tenantId, req.scheduleId],
@@ -64,7 +65,7 @@ export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResul
       `UPDATE ${db.s}.runs
           SET state = 'scheduled', reason = 'rerun', due_at = $2, expires_at = NULL, result = NULL,
               finished_at = NULL, not_fired_reported = false, checks = 0, max_attempts = attempt + $3,
-              schedule_version = $4, succeeded_by = NULL, occurrence_key = coalesce(occurrence_key, occurrence_id)
+              schedule_version = $4, succeeded_by = NULL, occurrence_key = coalesce(occurrence_key, ${occurrenceKeySql()})
         WHERE id = ANY($1::bigint[])
         RETURNING *`,
       [goIds, req.now, req.attempts, req.scheduleVersion],

@@ -3,7 +3,7 @@
 // transitions. Every function runs inside the caller's transaction; none reads a clock (`now` is passed).
 
 import { PunctualError } from '../../errors.js';
-import type { RunReason, RunState } from '../../domain/run.js';
+import { occurrenceIdOf, type RunReason, type RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
 import { runTransitions } from '../common/transitions.js';
 import type { PgDb } from './postgres-database.js';
@@ -24,19 +24,17 @@ export function transitionsOf(rows: RunRow[], from: RunState | null): Transition
  * The INSERT of runs from arrays: parameters $first to $first+15 are the columns (runValues), $first+16 now,
  * $first+17 the expect_by column.
  * `guard` (SQL) must hold for anything to be inserted. Unique occurrences (`unique`) get occurrence_key
- * `<scheduleId>:<scheduledFor>` and a duplicate is silently left out. Every run that is not manual keeps
- * that text as occurrence_id, even when not unique (a skipped record leaves the instant free for a
- * backfill).
+ * `<scheduleId>:<scheduledFor>` and a duplicate is silently left out. The occurrence id is derived, never
+ * written (common/occurrence-id.ts).
  */
 export function insertRunsSql(s: string, first: number, guard = 'true'): string {
   const $ = (i: number) => `$${first + i}`;
   const now = `${$(16)}::bigint`;
   return `
     INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
-      occurrence_id, kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload,
+      kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload,
       reason, details, created_at, finished_at, expect_by)
-    SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key,
-           CASE WHEN u.kind = 'manual' THEN NULL ELSE u.schedule_id || ':' || u.scheduled_for END, u.kind,
+    SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key, u.kind,
            u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
            u.payload::jsonb, u.reason, u.details::jsonb,
            ${now}, CASE WHEN u.state = 'scheduled' THEN NULL ELSE ${now} END, u.expect_by
@@ -60,7 +58,7 @@ export function runValues(runs: RunInsert[], now: number): unknown[] {
     runs.map((r) => scheduleIdOf(r.scheduleId)),
     runs.map((r) => r.scheduleKey),
     runs.map((r) => r.scheduleVersion),
-    runs.map((r) => (r.unique ? `${r.scheduleId}:${r.scheduledFor}` : null)),
+    runs.map((r) => (r.unique ? occurrenceIdOf(r.scheduleId, r.scheduledFor) : null)),
     runs.map((r) => r.kind),
     runs.map((r) => r.state),
     runs.map((r) => r.scheduledFor),

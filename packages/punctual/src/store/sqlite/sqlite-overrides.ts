@@ -6,7 +6,8 @@
 import { PunctualError } from '../../errors.js';
 import type { OccurrenceOverride, OverrideKind } from '../../domain/occurrence-override.js';
 import type { Json } from '../../domain/json.js';
-import { occurrenceAction, occurrenceKeyOf, type FoundRun } from '../override-rules.js';
+import { occurrenceIdOf } from '../../domain/run.js';
+import { occurrenceAction, type FoundRun } from '../override-rules.js';
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { fromJson, toJson, toRun, type RunRow, type ScheduleRow } from './sqlite-rows.js';
@@ -76,7 +77,7 @@ function follow(
       key: run.scheduleKey,
     });
   }
-  const key = occurrenceKeyOf(id, run.scheduledFor);
+  const key = occurrenceIdOf(id, run.scheduledFor);
   const holder = sql.stmt(HOLDER).get(key) as FoundRun | undefined;
   const last = sql.stmt(LAST).get(run.tenantId, run.scheduleKey, run.scheduledFor, id) as
     FoundRun | undefined;

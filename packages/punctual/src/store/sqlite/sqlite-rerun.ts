@@ -6,9 +6,10 @@ import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toRun, type RunRow } from './sqlite-rows.js';
+import { occurrenceKeySql } from '../common/occurrence-id.js';
 
 const FIND = `
-  SELECT id, state, kind, occurrence_id, occurrence_key FROM runs
+  SELECT id, state, kind, ${occurrenceKeySql()} AS occurrence_id, occurrence_key FROM runs
   WHERE id = ? AND tenant_id = ? AND schedule_id = ?`;
 
 const HOLDER = 'SELECT id FROM runs WHERE occurrence_key = ? AND id <> ?';
@@ -24,7 +25,7 @@ const KEEP_SUCCESS = `
 const RERUN = `
   UPDATE runs SET state = 'scheduled', reason = 'rerun', due_at = @now, expires_at = NULL, result = NULL,
     finished_at = NULL, not_fired_reported = 0, checks = 0, max_attempts = attempt + @attempts,
-    schedule_version = @version, succeeded_by = NULL, attempt_finished_at = NULL, occurrence_key = COALESCE(occurrence_key, occurrence_id)
+    schedule_version = @version, succeeded_by = NULL, attempt_finished_at = NULL, occurrence_key = COALESCE(occurrence_key, ${occurrenceKeySql()})
   WHERE id = @id
   RETURNING *`;
 

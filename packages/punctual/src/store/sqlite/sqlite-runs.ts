@@ -3,7 +3,7 @@
 // module must never open one itself, nor read a clock.
 
 import { PunctualError } from '../../errors.js';
-import type { RunReason, RunState } from '../../domain/run.js';
+import { occurrenceIdOf, type RunReason, type RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
 import { runTransitions } from '../common/transitions.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -11,10 +11,10 @@ import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 
 // A duplicate occurrence (same occurrence_key) inserts nothing and returns no row.
 const INSERT_RUN = `
-  INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, occurrence_id, kind,
+  INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
     state, scheduled_for, due_at, expires_at, priority, attempt, max_attempts, checks, overlap, payload, reason,
     details, not_fired_reported, created_at, finished_at, expect_by)
-  VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @occurrence, @occurrenceId, @kind,
+  VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @occurrence, @kind,
     @state, @scheduledFor, @dueAt, @expiresAt, @priority, 0, @maxAttempts, 0, @overlap, @payload, @reason,
     @details, 0, @now, @finishedAt, @expectBy)
   ON CONFLICT (occurrence_key) DO NOTHING
@@ -43,10 +43,8 @@ export function insertRuns(sql: SqliteDatabase, runs: readonly RunInsert[], now:
       scheduleId,
       scheduleKey: r.scheduleKey,
       scheduleVersion: r.scheduleVersion,
-      occurrence: r.unique ? `${scheduleId}:${r.scheduledFor}` : null,
-      // Every spec occurrence keeps its id even when not unique (a skipped record leaves the instant free
-      // for a backfill); manual runs get one of their own from their run id.
-      occurrenceId: r.kind === 'manual' ? null : `${scheduleId}:${r.scheduledFor}`,
+      // The occurrence id is derived, never written (common/occurrence-id.ts).
+      occurrence: r.unique ? occurrenceIdOf(scheduleId, r.scheduledFor) : null,
       kind: r.kind,
       state: r.state,
       scheduledFor: r.scheduledFor,

@@ -4,7 +4,9 @@
 // it (`created_by`). The store writes the revision out as a row, under that number, before any other change
 // of the schedule, and reads answer it as if it were one (store/stored-revision.ts). Rows already there keep
 // their revisions. Two nullable columns: no table rewrite. A contract step: older code would change such a
-// schedule without writing its creation out, and the revision would be lost. Append-only: once released,
+// schedule without writing its creation out, and the revision would be lost; and the release that brings it
+// no longer writes `runs.occurrence_id` (derived from kind, schedule and instant: store/common/
+// occurrence-id.ts), which older code would read as a manual run's id. Append-only: once released,
 // this text never changes. `s` is the already-quoted schema name; DDL only.
 
 export const name = 'deferred-creation-revisions';
