@@ -4,13 +4,17 @@
 // content out), and a creation's diff (every field from nothing) is recomputed from the content. A schedule
 // never changed since it was created keeps its `created` revision in its own row (the sequence number it was
 // given, the actor): the store writes that revision out as a row before any other change of the schedule,
-// and reads answer it as if it were one (DEFERRED_CREATIONS). Shared by the SQLite and PostgreSQL stores so
+// and reads answer it as if it were one (deferredCreationsSql). Shared by the SQLite and PostgreSQL stores so
 // both keep and restore the same thing. Pure: it must never perform I/O or read a clock.
 
 import { diffSchedules, type ScheduleDiff } from '../domain/schedule-diff.js';
 import type { ScheduleRevision } from '../domain/schedule-revision.js';
 import type { Schedule, ScheduleDraft } from '../domain/schedule.js';
 import { contentOf, type RevisionInsert } from './revision-record.js';
+
+/** A revision row's columns, in the order deferredCreationsSql answers them. */
+export const REVISION_COLUMNS =
+  'seq, tenant_id, key, schedule_id, version, at, actor, change, from_version, state, diff, content';
 
 /**
  * SQL (both dialects) of the state a schedule was created in, from its row while its `created` revision is

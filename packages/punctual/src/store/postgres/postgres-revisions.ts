@@ -13,6 +13,7 @@ import {
   contentJson,
   CREATION_STATE_SQL,
   deferredCreationsSql,
+  REVISION_COLUMNS,
   storedContent,
   storedDiff,
 } from '../stored-revision.js';
@@ -48,14 +49,11 @@ interface RevisionRow {
   current: ScheduleRow | null;
 }
 
-const COLUMNS =
-  'seq, tenant_id, key, schedule_id, version, at, actor, change, from_version, state, diff, content';
-
 // A revision (a row, or a creation deferred in its schedule's row: schedules_tenant_key) with the schedule
 // row its NULL content derives from (schedules_pkey), in one statement.
 const SELECT = (s: string) => `
   SELECT r.*, to_jsonb(c.*) AS current
-    FROM (SELECT ${COLUMNS} FROM ${s}.schedule_revisions
+    FROM (SELECT ${REVISION_COLUMNS} FROM ${s}.schedule_revisions
           UNION ALL ${deferredCreationsSql(`${s}.`, { json: '::jsonb' })}) AS r
     LEFT JOIN ${s}.schedules AS c ON r.content IS NULL AND c.id = r.schedule_id AND c.version = r.version`;
 
@@ -124,7 +122,7 @@ export async function writeOutCreations(db: PgDb, c: PgQueryable, of: CreationsO
           w AS (UPDATE ${db.s}.schedules AS sc SET created_seq = NULL FROM o WHERE sc.id = o.id
                 RETURNING o.created_seq, sc.tenant_id, sc.key, sc.id, sc.version, sc.created_at, sc.created_by,
                           sc.state)
-     INSERT INTO ${db.s}.schedule_revisions (${COLUMNS}) OVERRIDING SYSTEM VALUE
+     INSERT INTO ${db.s}.schedule_revisions (${REVISION_COLUMNS}) OVERRIDING SYSTEM VALUE
      SELECT created_seq, tenant_id, key, id, 1, created_at, created_by, 'created', NULL, ${CREATION_STATE_SQL},
             NULL, NULL
        FROM w WHERE version = 1`,

@@ -8,7 +8,13 @@
 import type { RevisionNote, ScheduleRevision } from '../../domain/schedule-revision.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { RevisionInsert } from '../revision-record.js';
-import { contentJson, deferredCreationsSql, storedContent, storedDiff } from '../stored-revision.js';
+import {
+  contentJson,
+  deferredCreationsSql,
+  REVISION_COLUMNS,
+  storedContent,
+  storedDiff,
+} from '../stored-revision.js';
 import type { Page, RevisionQuery } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import {
@@ -41,13 +47,10 @@ const INSERT = `
     diff, content)
   VALUES (@tenantId, @key, @scheduleId, @version, @at, @actor, @change, @fromVersion, @state, @diff, @content)`;
 
-const COLUMNS =
-  'seq, tenant_id, key, schedule_id, version, at, actor, change, from_version, state, diff, content';
-
 const LOG: RevisionLog = {
   table: 'schedule_revisions',
   subject: 'key',
-  from: `(SELECT ${COLUMNS} FROM schedule_revisions UNION ALL ${deferredCreationsSql('', { json: '' })})`,
+  from: `(SELECT ${REVISION_COLUMNS} FROM schedule_revisions UNION ALL ${deferredCreationsSql('', { json: '' })})`,
 };
 
 // The next sequence number of schedule_revisions, taken for a revision written later: AUTOINCREMENT never
@@ -61,7 +64,7 @@ const START_SEQ = `
 
 // A schedule's deferred creation as a row, under the number it was given, then the mark cleared.
 const WRITE_OUT = `
-  INSERT INTO schedule_revisions (${COLUMNS})
+  INSERT INTO schedule_revisions (${REVISION_COLUMNS})
   SELECT * FROM (${deferredCreationsSql('', { json: '' })}) WHERE schedule_id = ?`;
 const CLEAR_CREATION = 'UPDATE schedules SET created_seq = NULL WHERE id = ? AND created_seq IS NOT NULL';
 
