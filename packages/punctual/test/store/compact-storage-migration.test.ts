@@ -5,10 +5,8 @@
 // PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
 import { diffSchedules } from '../../src/domain/schedule-diff.js';
 import type { ScheduleDraft } from '../../src/domain/schedule.js';
@@ -19,6 +17,7 @@ import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -65,14 +64,10 @@ async function check(
 }
 
 describe('compact storage migration: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-compact-');
 
   it('migrates a database of the previous release with its schedules and revisions intact', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-compact-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const db = new Database(path);
     db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');

@@ -5,15 +5,14 @@
 // PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { draft, MINUTE, T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -56,14 +55,10 @@ async function check(store: Store, rows: () => Promise<number>): Promise<void> {
 }
 
 describe('deferred creation revisions migration: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-deferred-');
 
   it('keeps the revisions of a database of the previous release and defers the new ones', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-deferred-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const db = new Database(path);
     db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');

@@ -4,13 +4,12 @@
 // without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { draft, MINUTE, T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -40,14 +39,10 @@ async function readAll(store: Store): Promise<string[]> {
 }
 
 describe('derived descriptions: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-description-');
 
   it('stores none, answers the derived words, and reads past an older release text', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-description-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const store = sqliteStore({ path });
     expect(await putAll(store)).toEqual([...WORDS, 'Every 5 minutes, UTC']);

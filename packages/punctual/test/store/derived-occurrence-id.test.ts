@@ -5,13 +5,12 @@
 // PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { draft, MINUTE, runInsert, T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -63,14 +62,10 @@ async function rerunCancelled(store: Store, scheduleId: string, runId: string): 
 }
 
 describe('derived occurrence ids: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-occurrence-');
 
   it('stores none, answers the derived ids, reads past an older text and reruns with the key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-occurrence-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const store = sqliteStore({ path });
     const { scheduleId, runs } = await insertAll(store);

@@ -8,14 +8,13 @@
 // a rerun).
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { claimOne, settlement } from './conformance/helpers.js';
 
 const MINUTE = 60_000;
@@ -44,14 +43,10 @@ const RUNS: [string, string, number, string | null][] = [
 const FINAL = new Set(['succeeded', 'dead', 'skipped']);
 
 describe('settlement pages migration: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-settlement-pages-');
 
   it('moves the executed counts, keeps the pending runs indexed and answers every read as before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-settlement-pages-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const db = new Database(path);
     db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');

@@ -5,16 +5,15 @@
 // needs PUNCTUAL_TEST_PG_URL; without it that half is skipped, or fails when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { T0, TENANT } from '../support/fixtures.js';
+import { tempFolders } from '../support/temp-folders.js';
 import { pgSchemaBefore } from '../support/pg-schema-before.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
@@ -81,14 +80,10 @@ async function check(store: Store & TenantStore, indexes: IndexNames) {
 }
 
 describe('storage diet migration: sqlite', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  const folder = tempFolders('punctual-diet-');
 
   it('migrates a database of the previous release and answers every read as before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'punctual-diet-'));
-    dirs.push(dir);
+    const dir = folder();
     const path = join(dir, 'punctual.db');
     const db = new Database(path);
     db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
