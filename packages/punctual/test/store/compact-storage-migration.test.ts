@@ -12,11 +12,11 @@ import { diffSchedules } from '../../src/domain/schedule-diff.js';
 import type { ScheduleDraft } from '../../src/domain/schedule.js';
 import { contentOf } from '../../src/store/revision-record.js';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
+import { sqliteDatabaseBefore } from '../support/sqlite-database-before.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
@@ -69,12 +69,7 @@ describe('compact storage migration: sqlite', () => {
   it('migrates a database of the previous release with its schedules and revisions intact', async () => {
     const dir = folder();
     const path = join(dir, 'punctual.db');
-    const db = new Database(path);
-    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
-    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version < 16)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const db = sqliteDatabaseBefore(path, 16);
     const { id } = db
       .prepare(
         `INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, policies, overlap,

@@ -8,10 +8,10 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { draft, MINUTE, T0, TENANT } from '../support/fixtures.js';
+import { sqliteDatabaseBefore } from '../support/sqlite-database-before.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
@@ -60,12 +60,7 @@ describe('deferred creation revisions migration: sqlite', () => {
   it('keeps the revisions of a database of the previous release and defers the new ones', async () => {
     const dir = folder();
     const path = join(dir, 'punctual.db');
-    const db = new Database(path);
-    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
-    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version < 21)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const db = sqliteDatabaseBefore(path, 21);
     const { id } = db
       .prepare(
         `INSERT INTO schedules ${OLD_ROW} VALUES (?, 'old', '*/5 * * * *', 'cron', 'UTC', 'handler',

@@ -11,9 +11,10 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
-import { LATEST_VERSION, MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { LATEST_VERSION } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { draft, T0, TENANT } from '../support/fixtures.js';
+import { sqliteDatabaseBefore } from '../support/sqlite-database-before.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { claimOne, settlement } from './conformance/helpers.js';
 
@@ -48,12 +49,7 @@ describe('settlement pages migration: sqlite', () => {
   it('moves the executed counts, keeps the pending runs indexed and answers every read as before', async () => {
     const dir = folder();
     const path = join(dir, 'punctual.db');
-    const db = new Database(path);
-    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
-    for (const m of MIGRATIONS.filter((x) => x.version < 20)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const db = sqliteDatabaseBefore(path, 20);
     const schedule = db.prepare(
       `INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, policies, overlap,
          jitter_ms, description, state, version, next_fire_at, fired_count, created_at, updated_at,

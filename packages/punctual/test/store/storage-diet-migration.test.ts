@@ -8,11 +8,11 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolvePolicies } from '../../src/domain/policies.js';
-import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { TenantStore } from '../../src/store/tenant-store.js';
 import { T0, TENANT } from '../support/fixtures.js';
+import { sqliteDatabaseBefore } from '../support/sqlite-database-before.js';
 import { tempFolders } from '../support/temp-folders.js';
 import { pgSchemaBefore } from '../support/pg-schema-before.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
@@ -85,12 +85,7 @@ describe('storage diet migration: sqlite', () => {
   it('migrates a database of the previous release and answers every read as before', async () => {
     const dir = folder();
     const path = join(dir, 'punctual.db');
-    const db = new Database(path);
-    db.exec('CREATE TABLE punctual_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT');
-    for (const m of SQLITE_MIGRATIONS.filter((x) => x.version < 19)) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO punctual_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
+    const db = sqliteDatabaseBefore(path, 19);
     const schedule = db.prepare(
       `INSERT INTO schedules (tenant_id, key, spec, spec_kind, tz, target_kind, target, policies, overlap,
          jitter_ms, description, state, version, next_fire_at, fired_count, created_at, updated_at)
