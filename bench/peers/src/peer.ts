@@ -2,6 +2,8 @@
 // Adapters live next to this file (one per peer); run-workload.ts drives them in a fresh process.
 // Ids are the benchmark's own, carried in each job's payload, so duplicates and misses are counted alike.
 
+import { readdirSync, readFileSync } from 'node:fs';
+
 /** Called synchronously when a job/run starts; `scheduledFor` is null when the peer does not expose it. */
 export type OnRun = (id: string, scheduledFor: number | null) => void;
 
@@ -98,6 +100,26 @@ export function nextPhase(periodMs: number, phaseMs: number, after: number): num
 export function nextFire(cron: string, after: number): number {
   const { periodMs, offsetMs } = cronPeriod(cron);
   return Math.floor((after - offsetMs) / periodMs) * periodMs + periodMs + offsetMs;
+}
+
+/** CPU time (ms) of all PostgreSQL server processes, including reaped backends (postmaster's cutime). */
+export function postgresCpuMs(): number {
+  const tick = 100;
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== 'postgres' && !comm.startsWith('postgres')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields after comm: state(0) … utime(11) stime(12) cutime(13) cstime(14)
+      total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // process exited meanwhile
+    }
+  }
+  return (total * 1000) / tick;
 }
 
 export async function dropSchema(pgUrl: string, schema: string): Promise<void> {

@@ -3,8 +3,7 @@
 // recorded, so duplicates (an id started twice) and misses (an id never started) are counted for every peer.
 // Usage: tsx run-workload.ts <peer> <workload> '<sizes json>'
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { makePeer, nextFire, nextPhase, type OnRun, type Peer, type PeerName } from './peer.js';
+import { makePeer, nextFire, nextPhase, postgresCpuMs, type OnRun, type Peer, type PeerName } from './peer.js';
 
 export const WORKLOADS = [
   'enqueue-one',
@@ -95,26 +94,6 @@ class Starts {
   async until(done: () => boolean, deadline: number): Promise<void> {
     while (!done() && Date.now() < deadline) await sleep(5);
   }
-}
-
-/** CPU time (ms) of all PostgreSQL server processes, including reaped backends (postmaster's cutime). */
-function postgresCpuMs(): number {
-  const tick = 100;
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (comm !== 'postgres' && !comm.startsWith('postgres')) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields after comm: state(0) … utime(11) stime(12) cutime(13) cstime(14)
-      total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    } catch {
-      // process exited meanwhile
-    }
-  }
-  return (total * 1000) / tick;
 }
 
 async function serverCpuMs(peer: Peer): Promise<number> {
