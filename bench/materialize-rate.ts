@@ -125,6 +125,7 @@ async function main(): Promise<void> {
           maxRunsPerStep: 100,
           claimLeaseMs: 30_000,
           maxSleepMs: 60_000,
+          minStepMs: 250,
         },
         () => {},
       ),

@@ -5,7 +5,9 @@
 // runs, and ends timed pauses whose `until` has come. It never delivers anything and never decides policy
 // itself. A schedule with calendars has them read from the store at each step, so a calendar change applies
 // to what comes next; one that rolls back to the previous working day is claimed and written
-// ROLL_BACK_LEAD_MS further ahead, so its rolled runs are written before they are due.
+// ROLL_BACK_LEAD_MS further ahead, so its rolled runs are written before they are due. Its own timer wakes it
+// at most once per `minStepMs` (a small part of the look-ahead), so schedules spread over the seconds are
+// materialised in steps of many rather than one step (and its fixed statements) per schedule.
 
 import type { Clock } from '../clock.js';
 import {
@@ -41,6 +43,12 @@ export interface MaterializerOptions {
   maxRunsPerStep: number;
   claimLeaseMs: number;
   maxSleepMs: number;
+  /**
+   * Least time from one step's start to the next step its own timer starts (a nudge, such as a schedule
+   * changed, still runs at once). Keep it a small part of lookaheadMs: a run is then written at least
+   * lookaheadMs - minStepMs before it is due.
+   */
+  minStepMs: number;
 }
 
 export class Materializer {
@@ -62,6 +70,7 @@ export class Materializer {
   }
 
   async #step(): Promise<number | null> {
+    const startedAt = this.clock.now();
     // Timed pauses first, so a schedule resumed now is materialised in this same step (more than a batch
     // of them: the wake-up below is then due at once).
     await resumeTimedPauses(this.store, this.clock, this.bus, this.specs, this.opts.batchSize);
@@ -99,7 +108,12 @@ export class Materializer {
     const claimAt = [next, rolling === null ? null : rolling - ROLL_BACK_LEAD_MS].filter(
       (t): t is number => t !== null,
     );
-    const wake = claimAt.length === 0 ? null : Math.min(...claimAt) - this.opts.lookaheadMs;
+    // Without the floor, schedules spread over the seconds wake a step for each one (three statements of
+    // look-up each besides its claim and advance); with it a step takes every schedule due in minStepMs.
+    const wake =
+      claimAt.length === 0
+        ? null
+        : Math.max(Math.min(...claimAt) - this.opts.lookaheadMs, startedAt + this.opts.minStepMs);
     if (resumeAt === null) return wake;
     return wake === null ? resumeAt : Math.min(wake, resumeAt);
   }

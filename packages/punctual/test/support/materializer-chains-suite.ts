@@ -78,6 +78,7 @@ async function materializeDue(
       maxRunsPerStep: 100,
       claimLeaseMs: 30_000,
       maxSleepMs: HOUR,
+      minStepMs: 0,
     },
     () => {},
   );
