@@ -289,11 +289,11 @@ export class Scheduler extends TenantApi {
           return;
       }
     });
+    // A wake-up is about runs, for the worker; schedules changed elsewhere arrive as a `schedules` signal
+    // (above). Nudging the materializer here too made each of its steps that wrote runs start the next one at
+    // once (its own notification came back), past its minimum step.
     if (this.store.capabilities.wakeups && this.store.onWake) {
-      this.#unwake = this.store.onWake((dueAt) => {
-        this.wakeWorker(dueAt);
-        this.#materializer.loop.nudge();
-      });
+      this.#unwake = this.store.onWake((dueAt) => this.wakeWorker(dueAt));
     }
   }
 

@@ -1,7 +1,7 @@
 // The materializer's own timer wakes it at most once per minimum step (a tenth of the look-ahead, 250 ms at
 // most): schedules spread a few milliseconds apart are written in a few steps instead of a step each, and
 // every run is still written at least the look-ahead less one step before its instant. A schedule changed
-// still wakes it at once. Injected clock; the in-memory store answers within a turn, so each step completes
+// still wakes it at once; a wake-up (runs due, from this process or another) does not. Injected clock; the in-memory store answers within a turn, so each step completes
 // before the clock moves on.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -91,5 +91,33 @@ describe('materializer minimum step', () => {
     await h.clock.advance(0);
     const runs = await h.s.listRuns({ scheduleKey: 'soon' });
     expect(runs.items.map((r) => r.scheduledFor)).toEqual([at]);
+  });
+
+  it('a wake-up about runs does not start a materializer step', async () => {
+    const counted = countingClaims(sqliteStore({ path: ':memory:' }));
+    let wake: ((dueAt: number) => void) | undefined;
+    // A store that delivers wake-ups, as PostgreSQL's LISTEN does (its own advances' included).
+    const store = new Proxy(counted.store, {
+      get(target, prop, receiver) {
+        if (prop === 'capabilities') return { ...target.capabilities, wakeups: true };
+        if (prop === 'onWake')
+          return (listener: (dueAt: number) => void) => {
+            wake = listener;
+            return () => {};
+          };
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    h = await harness({ store, lookaheadMs: LOOKAHEAD });
+    const first = h.clock.now() + 20_000;
+    await spread(first);
+    await h.clock.advance(1);
+    const before = counted.claims();
+    expect(wake).toBeDefined();
+    for (let i = 0; i < 10; i++) {
+      wake!(first);
+      await h.clock.advance(0);
+    }
+    expect(counted.claims()).toBe(before);
   });
 });
