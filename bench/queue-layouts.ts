@@ -371,10 +371,10 @@ const walPosition = () =>
   });
 const walBytes = (from: string, to: string) =>
   admin(async (c) => {
-    const { rows } = await c.query<{ b: string }>(`SELECT pg_wal_lsn_diff($2::pg_lsn, $1::pg_lsn)::text AS b`, [
-      from,
-      to,
-    ]);
+    const { rows } = await c.query<{ b: string }>(
+      `SELECT pg_wal_lsn_diff($2::pg_lsn, $1::pg_lsn)::text AS b`,
+      [from, to],
+    );
     return Number(rows[0]!.b);
   });
 
@@ -438,7 +438,8 @@ async function main(): Promise<void> {
   }
   const table = lines.join('\n');
   console.log(table);
-  if (OUT !== '') writeFileSync(OUT, `${table}\n\nRaw measurements:\n\n${all.map((m) => JSON.stringify(m)).join('\n')}\n`);
+  if (OUT !== '')
+    writeFileSync(OUT, `${table}\n\nRaw measurements:\n\n${all.map((m) => JSON.stringify(m)).join('\n')}\n`);
 }
 
 await main();

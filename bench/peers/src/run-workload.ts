@@ -3,7 +3,15 @@
 // recorded, so duplicates (an id started twice) and misses (an id never started) are counted for every peer.
 // Usage: tsx run-workload.ts <peer> <workload> '<sizes json>'
 
-import { makePeer, nextFire, nextPhase, postgresCpuMs, type OnRun, type Peer, type PeerName } from './peer.js';
+import {
+  makePeer,
+  nextFire,
+  nextPhase,
+  postgresCpuMs,
+  type OnRun,
+  type Peer,
+  type PeerName,
+} from './peer.js';
 
 export const WORKLOADS = [
   'enqueue-one',
