@@ -1,7 +1,8 @@
 // A single-flight wake loop: runs `body` when its timer fires or when nudged, never twice at once, and
-// arms its timer for the instant the body asks for. Errors are reported and retried with backoff. This is
-// what lets workers sleep exactly until the next due run instead of polling. The first round that succeeds
-// after errors is announced (`loop:recovered`), which is how the engine knows its database is back.
+// arms its timer for the instant the body asks for (or an earlier one a nudge asked for while it ran).
+// Errors are reported and retried with backoff. This is what lets workers sleep exactly until the next due
+// run instead of polling. The first round that succeeds after errors is announced (`loop:recovered`),
+// which is how the engine knows its database is back.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -22,6 +23,8 @@ export class Loop {
   #stopped = true;
   #timer: CancelTimer | undefined;
   #armedAt = Infinity;
+  /** The earliest later instant a nudge asked for while the body ran: the timer is armed for it after. */
+  #wantedAt = Infinity;
   #errors = 0;
   #idle: Promise<void> = Promise.resolve();
 
@@ -60,8 +63,8 @@ export class Loop {
       this.#idle = this.#run();
       return;
     }
-    if (at < this.#armedAt && !this.#running) this.#arm(at);
-    else if (this.#running) this.#again = true;
+    if (this.#running) this.#wantedAt = Math.min(this.#wantedAt, at);
+    else if (at < this.#armedAt) this.#arm(at);
   }
 
   async #run(): Promise<void> {
@@ -84,7 +87,8 @@ export class Loop {
     }
     if (this.#stopped) return;
     const now = this.clock.now();
-    const at = Math.min(next ?? Infinity, now + this.opts.maxSleepMs);
+    const at = Math.min(next ?? Infinity, this.#wantedAt, now + this.opts.maxSleepMs);
+    this.#wantedAt = Infinity;
     if (this.#again || at <= now) {
       // Work arrived while the body ran, or the body asked to run again at once: yield to I/O first.
       this.#arm(now);
