@@ -37,6 +37,9 @@ export interface AlertEvaluatorOptions {
 
 type Op = { open: AlertCondition } | { clear: AlertClearance };
 
+/** Longest wait of a queued clearance for the round that writes it. */
+export const CLEARANCE_DELAY_MS = 100;
+
 const subjectOf = (tenantId: string, key: string): string => `${tenantId}\u0000${key}`;
 
 /** What the last queued op about a subject was: `open`, or `clear:` and the kinds it clears. */
@@ -103,7 +106,9 @@ export class AlertEvaluator {
     if (tag !== 'open' && this.#last.get(key) === tag) return;
     this.#last.set(key, tag);
     this.#ops.push(op);
-    this.loop.nudge();
+    // An alert opens at once; clearances (one per settled success) wait up to CLEARANCE_DELAY_MS and are
+    // written together, instead of a round of statements for each run that succeeds.
+    this.loop.nudge('open' in op ? undefined : this.clock.now() + CLEARANCE_DELAY_MS);
   }
 
   /** Writes the queued ops in order: runs of opens, then runs of clearances, as they came. */
