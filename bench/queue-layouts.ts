@@ -29,10 +29,11 @@
 
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
-import { createScheduler, type Json } from '../packages/punctual/src/index.js';
+import { createScheduler } from '../packages/punctual/src/index.js';
 import { postgresStore } from '../packages/punctual/src/store/postgres/postgres-store.js';
-import type { ClaimedRun, RunInsert, Settlement, Store } from '../packages/punctual/src/store/store.js';
+import type { Store } from '../packages/punctual/src/store/store.js';
 import { postgresCpuMs } from './peers/src/peer.js';
+import { backlog, succeededSettlements } from './workloads.js';
 
 const PG_URL = process.env.PUNCTUAL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LAYOUTS = ['store', 'table', 'queue', 'queue-lean', 'queue-min', 'raw'] as const;
@@ -89,7 +90,7 @@ const relationBytes = (table: string) =>
     return Number(rows[0]!.b);
   });
 
-/** The store, migrated in the layout's schema, with RUNS due manual runs of one schedule. */
+/** The store, migrated in the layout's schema, with RUNS due manual runs of one schedule (bench/workloads.ts). */
 async function loadStore(schema: string, at: number): Promise<Store> {
   await admin((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   const store = postgresStore({ connectionString: PG_URL, schema, listen: false, hotPoolSize: LOOPS });
@@ -97,50 +98,8 @@ async function loadStore(schema: string, at: number): Promise<Store> {
   s.handle('bench', () => {});
   await s.migrate();
   const { schedule } = await s.put({ key: 'backlog', spec: '@yearly', target: { handler: 'bench' } });
-  for (let i = 0; i < RUNS; i += 10_000) {
-    const runs: RunInsert[] = [];
-    for (let j = i; j < Math.min(RUNS, i + 10_000); j += 1) {
-      runs.push({
-        tenantId: 'default',
-        scheduleId: schedule.id,
-        scheduleKey: 'backlog',
-        scheduleVersion: 1,
-        kind: 'manual',
-        unique: false,
-        scheduledFor: at,
-        dueAt: at,
-        expiresAt: null,
-        priority: 0,
-        maxAttempts: 3,
-        overlap: 'allow',
-        payload: { id: `d${j}` } as Json,
-        state: 'scheduled',
-        reason: null,
-        details: null,
-      });
-    }
-    await store.insertRuns(runs, at);
-  }
+  await backlog(s, schedule.id, RUNS, () => at, 'manual');
   return store;
-}
-
-function settlementsOf(claimed: ClaimedRun[], worker: string, now: number): Settlement[] {
-  return claimed.map((c) => ({
-    runId: c.run.id,
-    token: c.token,
-    outcome: { state: 'succeeded', result: null },
-    attempt: {
-      runId: c.run.id,
-      attempt: c.run.attempt,
-      workerId: worker,
-      startedAt: now,
-      finishedAt: now,
-      outcome: 'succeeded',
-      error: null,
-      result: null,
-    },
-    run: c.run,
-  }));
 }
 
 async function prepareStore(at: number): Promise<Prepared> {
@@ -154,7 +113,8 @@ async function prepareStore(at: number): Promise<Prepared> {
       const req = () => ({ workerId: worker, now: Date.now(), limit: BATCH, leaseMs: LEASE_MS });
       let claimed = (await store.claimRuns(req())).claimed;
       while (claimed.length > 0) {
-        const r = await store.settleAndClaim(settlementsOf(claimed, worker, Date.now()), req());
+        const now = Date.now();
+        const r = await store.settleAndClaim(succeededSettlements(claimed, worker, now, now), req());
         settledCount += r.settled.filter((x) => x !== null).length;
         claimed = r.claim.claimed;
       }
@@ -204,6 +164,32 @@ const LEASE_SET = `state = 'running', attempt = r.attempt + 1, lease_owner = $2,
   lease_token = gen_random_uuid()::text, lease_expires_at = $1::bigint + ${LEASE_MS},
   attempt_started_at = $1, started_at = COALESCE(r.started_at, $1)`;
 
+/**
+ * The claim of a bare cycle (a CTE after `settled`): up to $3 runs of `table` that are `available` and due by
+ * $1, leased to $2; then the cycle's output.
+ */
+function claimThenOutput(table: string, available: string): string {
+  return `claimed AS (
+      UPDATE ${table} AS r SET ${LEASE_SET}
+       WHERE r.id = ANY(ARRAY(
+               SELECT id FROM ${table}
+                WHERE ${available} AND priority = 0 AND due_at <= $1
+                ORDER BY priority DESC, due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED))
+      RETURNING r.id, r.lease_token
+    )
+    SELECT 'c' AS k, id::text, lease_token AS token FROM claimed
+    UNION ALL SELECT 's', count(*)::text, NULL FROM settled`;
+}
+
+/** A bare layout ready to drain, its pending runs in `pendingTable`. */
+async function barePrepared(pool: pg.Pool, cycle: string, pendingTable: string): Promise<Prepared> {
+  return {
+    pendingBytes: await relationBytes(pendingTable),
+    loop: bareLoop(pool, cycle),
+    close: () => pool.end(),
+  };
+}
+
 async function prepareTable(at: number): Promise<Prepared> {
   const schema = schemaOf('table');
   const s = `"${schema}"`;
@@ -219,21 +205,8 @@ async function prepareTable(at: number): Promise<Prepared> {
         FROM unnest($4::bigint[], $5::text[]) AS x(id, token)
        WHERE r.id = x.id AND r.lease_token = x.token AND r.state = 'running'
       RETURNING r.id
-    ), claimed AS (
-      UPDATE ${s}.runs AS r SET ${LEASE_SET}
-       WHERE r.id = ANY(ARRAY(
-               SELECT id FROM ${s}.runs
-                WHERE state = 'scheduled' AND priority = 0 AND due_at <= $1
-                ORDER BY priority DESC, due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED))
-      RETURNING r.id, r.lease_token
-    )
-    SELECT 'c' AS k, id::text, lease_token AS token FROM claimed
-    UNION ALL SELECT 's', count(*)::text, NULL FROM settled`;
-  return {
-    pendingBytes: await relationBytes(`${s}.runs`),
-    loop: bareLoop(pool, cycle),
-    close: () => pool.end(),
-  };
+    ), ${claimThenOutput(`${s}.runs`, `state = 'scheduled'`)}`;
+  return barePrepared(pool, cycle, `${s}.runs`);
 }
 
 /** The history's indexes beyond its primary key, by layout. */
@@ -287,21 +260,8 @@ async function prepareQueue(at: number, layout: 'queue' | 'queue-lean' | 'queue-
       RETURNING r.*
     ), settled AS (
       INSERT INTO ${s}.h (${list}) SELECT ${values} FROM d RETURNING id
-    ), claimed AS (
-      UPDATE ${s}.q AS r SET ${LEASE_SET}
-       WHERE r.id = ANY(ARRAY(
-               SELECT id FROM ${s}.q
-                WHERE priority = 0 AND due_at <= $1 AND (lease_expires_at IS NULL OR lease_expires_at < $1)
-                ORDER BY priority DESC, due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED))
-      RETURNING r.id, r.lease_token
-    )
-    SELECT 'c' AS k, id::text, lease_token AS token FROM claimed
-    UNION ALL SELECT 's', count(*)::text, NULL FROM settled`;
-  return {
-    pendingBytes: await relationBytes(`${s}.q`),
-    loop: bareLoop(pool, cycle),
-    close: () => pool.end(),
-  };
+    ), ${claimThenOutput(`${s}.q`, `(lease_expires_at IS NULL OR lease_expires_at < $1)`)}`;
+  return barePrepared(pool, cycle, `${s}.q`);
 }
 
 async function prepareRaw(at: number): Promise<Prepared> {

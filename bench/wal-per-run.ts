@@ -24,7 +24,8 @@ import pg from 'pg';
 import { createScheduler, sqliteStore, type Scheduler, type Store } from '../packages/punctual/src/index.js';
 import type { Schedule } from '../packages/punctual/src/domain/schedule.js';
 import { postgresStore } from '../packages/punctual/src/store/postgres/postgres-store.js';
-import type { Advance, ClaimedRun, Settlement } from '../packages/punctual/src/store/store.js';
+import type { Advance, ClaimedRun } from '../packages/punctual/src/store/store.js';
+import { succeededSettlements } from './workloads.js';
 
 const PG_URL = process.env.PUNCTUAL_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = 'bench_wal';
@@ -300,22 +301,7 @@ async function measure(kind: string): Promise<PhaseResult[]> {
     const settleNow = claimNow + 5;
     end = await t.begin('settle');
     for (const page of claimed) {
-      const settlements: Settlement[] = page.map((c) => ({
-        runId: c.run.id,
-        token: c.token,
-        outcome: { state: 'succeeded', result: null },
-        attempt: {
-          runId: c.run.id,
-          attempt: c.run.attempt,
-          workerId: 'w1',
-          startedAt: claimNow,
-          finishedAt: settleNow,
-          outcome: 'succeeded',
-          error: null,
-          result: null,
-        },
-        run: c.run,
-      }));
+      const settlements = succeededSettlements(page, 'w1', claimNow, settleNow);
       const settled = await t.store.settleRuns(settlements, settleNow);
       if (settled.some((x) => x === null)) throw new Error('a settlement was refused');
     }

@@ -3,7 +3,7 @@
 // factory, so the same workloads run on SQLite and PostgreSQL.
 
 import { createScheduler, type Scheduler, type Store } from '../packages/punctual/src/index.js';
-import type { RunInsert } from '../packages/punctual/src/store/store.js';
+import type { ClaimedRun, RunInsert, Settlement } from '../packages/punctual/src/store/store.js';
 import { summary } from './stats.js';
 
 /**
@@ -104,6 +104,31 @@ export async function backlog(
     }
     await s.store.insertRuns(runs, Date.now());
   }
+}
+
+/** Successful settlements of claimed runs, each attempt by `worker` from `startedAt` to `finishedAt`. */
+export function succeededSettlements(
+  claimed: ClaimedRun[],
+  worker: string,
+  startedAt: number,
+  finishedAt: number,
+): Settlement[] {
+  return claimed.map((c) => ({
+    runId: c.run.id,
+    token: c.token,
+    outcome: { state: 'succeeded', result: null },
+    attempt: {
+      runId: c.run.id,
+      attempt: c.run.attempt,
+      workerId: worker,
+      startedAt,
+      finishedAt,
+      outcome: 'succeeded',
+      error: null,
+      result: null,
+    },
+    run: c.run,
+  }));
 }
 
 export async function drain(make: StoreFactory, n: number, concurrency = 10): Promise<{ perSecond: number }> {

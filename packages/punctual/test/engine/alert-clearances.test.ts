@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLEARANCE_DELAY_MS } from '../../src/engine/alert-evaluator.js';
 import type { AlertStore } from '../../src/store/alert-store.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { Store } from '../../src/store/store.js';
+import { countingCalls } from '../support/counting-store.js';
 import { harness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -14,26 +14,9 @@ afterEach(async () => h?.close());
 
 const SECOND = 1_000;
 
-/** The store with its calls of resolveAlerts counted. */
-function countingResolves(store: Store): { store: Store; resolves: () => number } {
-  let resolves = 0;
-  const wrapped = new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof v !== 'function') return v;
-      if (prop !== 'resolveAlerts') return (v as () => unknown).bind(target);
-      return (...args: unknown[]) => {
-        resolves++;
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: wrapped, resolves: () => resolves };
-}
-
 describe('alert clearances', () => {
   it('successes 10 ms apart are cleared in a shared round, not one round each', async () => {
-    const counted = countingResolves(sqliteStore({ path: ':memory:' }));
+    const counted = countingCalls(sqliteStore({ path: ':memory:' }), 'resolveAlerts');
     h = await harness({ store: counted.store });
     h.s.handle('h', () => {});
     const t0 = h.clock.now();
@@ -46,11 +29,11 @@ describe('alert clearances', () => {
       });
     }
     await h.clock.advance(SECOND - 1);
-    const before = counted.resolves();
+    const before = counted.calls();
     // 1 ms at a time over the hundred milliseconds the ten first runs take, then the delay.
     for (let t = 0; t < 100 + CLEARANCE_DELAY_MS + 1; t++) await h.clock.advance(1);
     expect(h.of('run:succeeded').length).toBe(10);
-    const rounds = counted.resolves() - before;
+    const rounds = counted.calls() - before;
     expect(rounds).toBeGreaterThanOrEqual(1);
     expect(rounds).toBeLessThanOrEqual(2);
   });

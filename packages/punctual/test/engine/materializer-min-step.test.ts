@@ -6,7 +6,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { Store } from '../../src/store/store.js';
+import { countingCalls } from '../support/counting-store.js';
 import { harness, type Harness } from '../support/harness.js';
 
 const HOUR = 3_600_000;
@@ -15,23 +15,6 @@ const SPREAD = 100;
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-/** The store with its calls of claimDueSchedules counted. */
-function countingClaims(store: Store): { store: Store; claims: () => number } {
-  let claims = 0;
-  const wrapped = new Proxy(store, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof v !== 'function') return v;
-      if (prop !== 'claimDueSchedules') return (v as () => unknown).bind(target);
-      return (...args: unknown[]) => {
-        claims++;
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { store: wrapped, claims: () => claims };
-}
 
 /** `SPREAD` hourly schedules, the i-th first due at `first + 5 i` ms; the runs written, by id, with their lead. */
 async function spread(first: number): Promise<Map<string, number>> {
@@ -50,18 +33,18 @@ async function spread(first: number): Promise<Map<string, number>> {
 
 describe('materializer minimum step', () => {
   it('writes schedules due 5 ms apart in a few steps, each run at least the look-ahead less 250 ms ahead', async () => {
-    const counted = countingClaims(sqliteStore({ path: ':memory:' }));
+    const counted = countingCalls(sqliteStore({ path: ':memory:' }), 'claimDueSchedules');
     h = await harness({ store: counted.store, lookaheadMs: LOOKAHEAD });
     const first = h.clock.now() + 20_000;
     const leads = await spread(first);
     expect(leads.size).toBe(0);
     await h.clock.set(first - LOOKAHEAD - 1);
-    const before = counted.claims();
+    const before = counted.calls();
     // 1 ms at a time across the 500 ms the look-ahead's edge takes to pass the hundred instants.
     for (let t = 0; t < 1_000 && leads.size < SPREAD; t++) await h.clock.advance(1);
     expect(leads.size).toBe(SPREAD);
     // A step at the first instant's edge, then one every 250 ms: 3 (a step per schedule would be 100).
-    expect(counted.claims() - before).toBeLessThanOrEqual(4);
+    expect(counted.calls() - before).toBeLessThanOrEqual(4);
     for (const lead of leads.values()) {
       expect(lead).toBeLessThanOrEqual(LOOKAHEAD);
       expect(lead).toBeGreaterThanOrEqual(LOOKAHEAD - 250);
@@ -69,7 +52,7 @@ describe('materializer minimum step', () => {
   });
 
   it('a short look-ahead keeps a step a tenth of it', async () => {
-    const counted = countingClaims(sqliteStore({ path: ':memory:' }));
+    const counted = countingCalls(sqliteStore({ path: ':memory:' }), 'claimDueSchedules');
     h = await harness({ store: counted.store, lookaheadMs: 1_000 });
     const first = h.clock.now() + 20_000;
     const leads = await spread(first);
@@ -94,7 +77,7 @@ describe('materializer minimum step', () => {
   });
 
   it('a wake-up about runs does not start a materializer step', async () => {
-    const counted = countingClaims(sqliteStore({ path: ':memory:' }));
+    const counted = countingCalls(sqliteStore({ path: ':memory:' }), 'claimDueSchedules');
     let wake: ((dueAt: number) => void) | undefined;
     // A store that delivers wake-ups, as PostgreSQL's LISTEN does (its own advances' included).
     const store = new Proxy(counted.store, {
@@ -112,12 +95,12 @@ describe('materializer minimum step', () => {
     const first = h.clock.now() + 20_000;
     await spread(first);
     await h.clock.advance(1);
-    const before = counted.claims();
+    const before = counted.calls();
     expect(wake).toBeDefined();
     for (let i = 0; i < 10; i++) {
       wake!(first);
       await h.clock.advance(0);
     }
-    expect(counted.claims()).toBe(before);
+    expect(counted.calls()).toBe(before);
   });
 });
