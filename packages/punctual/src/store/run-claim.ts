@@ -11,6 +11,12 @@ export interface ClaimRequest {
   now: number;
   limit: number;
   leaseMs: number;
+  /**
+   * Runs of overlap `allow` due by this instant are claimed too (the worker starts each at its own instant;
+   * `claimAheadMs`); runs of other policies only once due by `now`, since their claim decides against the
+   * runs running then. Absent: `now`. Deadlines and the lease count from `now`.
+   */
+  dueBy?: number;
 }
 
 export interface ClaimedRun {

@@ -13,6 +13,7 @@ import { bulkTests } from './conformance/bulk.js';
 import { alertTests, hasAlerts } from './conformance/alerts.js';
 import { expectationTests } from './conformance/expectations.js';
 import { claimTests } from './conformance/claim.js';
+import { claimAheadTests } from './conformance/claim-ahead.js';
 import { hasKv, kvTests } from './conformance/kv.js';
 import { calendarTests, hasCalendars } from './conformance/calendars.js';
 import { calendarRevisionTests } from './conformance/calendar-revisions.js';
@@ -35,6 +36,7 @@ const GROUPS = {
   scheduleFields: scheduleFieldTests,
   materializer: materializerTests,
   claim: claimTests,
+  claimAhead: claimAheadTests,
   leases: leaseTests,
   runs: runTests,
   revisions: revisionTests,

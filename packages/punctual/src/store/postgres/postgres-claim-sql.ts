@@ -43,11 +43,16 @@ export interface ClaimParams {
   worker: string;
   leaseMs: string;
   left: string;
+  /** Runs of overlap `allow` due by this instant are claimed too (claimAheadMs); the others by `now`. */
+  dueBy: string;
   /** Only this tenant's runs (a fair claim's share); absent: every tenant's. */
   tenant?: string;
 }
 
-/** The page statement's parameters: $1 now, then the page size, waiting overlaps, worker, lease, left ids. */
+/**
+ * The page statement's parameters: $1 now, then the page size, waiting overlaps, worker, lease, left ids,
+ * due-by instant.
+ */
 export const PAGE_PARAMS: ClaimParams = {
   now: '$1',
   limit: '$2',
@@ -55,10 +60,11 @@ export const PAGE_PARAMS: ClaimParams = {
   worker: '$4',
   leaseMs: '$5',
   left: '$6',
+  dueBy: '$7',
 };
 
-/** The same, with $7 the tenant. */
-const TENANT_PAGE_PARAMS: ClaimParams = { ...PAGE_PARAMS, tenant: '$7' };
+/** The same, with $8 the tenant. */
+const TENANT_PAGE_PARAMS: ClaimParams = { ...PAGE_PARAMS, tenant: '$8' };
 
 /** Most tenants with scheduled runs the claim looks at to share a claim fairly (as in the SQLite store). */
 export const MAX_FAIR_TENANTS = 256;
@@ -124,7 +130,8 @@ function fast(p: ClaimParams): string {
  * whether the claim must be shared among tenants instead.
  *
  * `level` lists the priorities highest first (one runs_claim probe each); for each level, `c` takes the due
- * range of runs_claim in (due_at, id) order with FOR UPDATE SKIP LOCKED, and the outer LIMIT stops the walk
+ * range of runs_claim in (due_at, id) order with FOR UPDATE SKIP LOCKED (due by `dueBy` for overlap `allow`,
+ * whose lease decides nothing and can be taken early; by `now` for the others), and the outer LIMIT stops the walk
  * (lazily: a lower level is probed only while the page is not full, and no more rows are locked than the
  * page holds). Waiting runs (overlap in `waiting`) of a schedule that has a running run are left out;
  * OFFSET 0 keeps that EXISTS a per-row probe of runs_schedule_pending (see docs/postgres.md), and "running"
@@ -157,7 +164,8 @@ export function claimCtes(s: string, p: ClaimParams, fairCheck: boolean): string
                     AS schedule_version_now
         FROM level CROSS JOIN LATERAL (
                SELECT ${columns(RUN_COLUMNS, 'r')} FROM ${s}.runs AS r
-                WHERE r.state = 'scheduled' ${own} AND r.priority = level.p AND r.due_at <= ${p.now}
+                WHERE r.state = 'scheduled' ${own} AND r.priority = level.p AND r.due_at <= ${p.dueBy}
+                  AND (r.due_at <= ${p.now} OR r.overlap = 'allow')
                   AND r.id <> ALL(${p.left}::bigint[])
                   AND NOT (r.overlap = ANY(${p.waiting}::text[])
                            AND EXISTS (SELECT 1 FROM ${s}.runs AS x
@@ -214,7 +222,7 @@ export function claimNextPageSql(s: string): string {
   return `WITH RECURSIVE ${claimCtes(s, PAGE_PARAMS, false)} ${pageOutput()}`;
 }
 
-/** A page of one tenant's runs, for its share of a fair claim (parameters: PAGE_PARAMS, then $7 the tenant). */
+/** A page of one tenant's runs, for its share of a fair claim (parameters: PAGE_PARAMS, then $8 the tenant). */
 export function claimTenantPageSql(s: string): string {
   return `WITH RECURSIVE ${claimCtes(s, TENANT_PAGE_PARAMS, false)} ${pageOutput()}`;
 }
@@ -227,6 +235,7 @@ const AFTER_SETTLE: ClaimParams = {
   worker: '$33',
   leaseMs: '$34',
   left: '$35',
+  dueBy: '$36',
 };
 
 /**

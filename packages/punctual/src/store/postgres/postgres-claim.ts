@@ -18,6 +18,7 @@
 
 import { claimSkipsOtherDue, decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
 import { claimShares, shareUntil } from '../common/claim-shares.js';
+import { claimDueBy } from '../common/claim-window.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import {
@@ -51,9 +52,9 @@ const EXAMINE_FACTOR = 4;
 
 const noClaim = (): ClaimResult => ({ claimed: [], transitions: [] });
 
-/** The page statement's values after `now`: page size, waiting overlaps, worker, lease, ids left. */
+/** The page statement's values after `now`: page size, waiting overlaps, worker, lease, ids left, due by. */
 function pageValues(req: ClaimRequest, limit: number, left: Id[]): unknown[] {
-  return [limit, WAITING_OVERLAPS, req.workerId, req.leaseMs, left];
+  return [limit, WAITING_OVERLAPS, req.workerId, req.leaseMs, left, claimDueBy(req)];
 }
 
 /**

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { claimSkipsOtherDue, decideClaim, WAITING_OVERLAPS } from '../../domain/claim-decision.js';
 import { claimShares, shareUntil } from '../common/claim-shares.js';
+import { claimDueBy } from '../common/claim-window.js';
 import type { Schedule } from '../../domain/schedule.js';
 import type { ClaimedRun, ClaimRequest, ClaimResult, Settlement, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -30,11 +31,14 @@ export const PRIORITY_LEVELS = `
     FROM level WHERE level.p IS NOT NULL)
   SELECT p FROM level WHERE p IS NOT NULL`;
 
-// Searches runs_claim (priority = ?, due_at range). The waiting-overlap names are constants of the domain. Waiting runs (buffer*) of a schedule that has a running
-// run are left out so they never fill a page; keyset (due_at, id) continues a level across pages.
+// Searches runs_claim (priority = ?, due_at range: by @dueBy for overlap `allow`, whose lease decides nothing
+// and may be taken early, by @now for the others; store/common/claim-window.ts). The waiting-overlap names are
+// constants of the domain. Waiting runs (buffer*) of a schedule that has a running run are left out so they
+// never fill a page; keyset (due_at, id) continues a level across pages.
 export const CLAIM_CANDIDATES = `
   SELECT * FROM runs AS r
-  WHERE r.state = 'scheduled' AND r.priority = @priority AND r.due_at <= @now
+  WHERE r.state = 'scheduled' AND r.priority = @priority AND r.due_at <= @dueBy
+    AND (r.due_at <= @now OR r.overlap = 'allow')
     AND (r.due_at, r.id) > (@afterDue, @afterId)
     AND NOT (r.overlap IN (${WAITING_OVERLAPS.map((o) => `'${o}'`).join(', ')})
       AND EXISTS (SELECT 1 FROM runs AS x WHERE x.schedule_id = r.schedule_id AND x.state = 'running'))
@@ -44,7 +48,8 @@ export const CLAIM_CANDIDATES = `
 // The same search within one tenant (runs_claim_tenant).
 export const CLAIM_TENANT_CANDIDATES = `
   SELECT * FROM runs AS r
-  WHERE r.state = 'scheduled' AND r.tenant_id = @tenant AND r.priority = @priority AND r.due_at <= @now
+  WHERE r.state = 'scheduled' AND r.tenant_id = @tenant AND r.priority = @priority AND r.due_at <= @dueBy
+    AND (r.due_at <= @now OR r.overlap = 'allow')
     AND (r.due_at, r.id) > (@afterDue, @afterId)
     AND NOT (r.overlap IN (${WAITING_OVERLAPS.map((o) => `'${o}'`).join(', ')})
       AND EXISTS (SELECT 1 FROM runs AS x WHERE x.schedule_id = r.schedule_id AND x.state = 'running'))
@@ -186,7 +191,7 @@ class Claim {
     let afterId = 0;
     while (!this.full(until)) {
       const limit = Math.min(this.budget, this.req.limit * 2);
-      const params = { priority, now: this.req.now, afterDue, afterId, limit };
+      const params = { priority, now: this.req.now, dueBy: claimDueBy(this.req), afterDue, afterId, limit };
       const page = (
         tenant === null
           ? this.sql.stmt(CLAIM_CANDIDATES).all(params)
