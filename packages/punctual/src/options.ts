@@ -31,6 +31,11 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** How far ahead of their time runs are written. Default 10 s. */
   lookaheadMs?: number;
+  /**
+   * How far ahead of their instant runs of overlap `allow` are claimed, each then started on a timer at its
+   * instant (one claim serves the runs of the coming moment). 0: claim runs once due. Default 100 ms.
+   */
+  claimAheadMs?: number;
   /** An occurrence later than this when materialised counts as missed (misfire policy). Default 5 s. */
   misfireThresholdMs?: number;
   /** A run not started within this after it was due is reported (schedule:notFired). Default 60 s. */
@@ -91,6 +96,7 @@ export interface ResolvedOptions {
   concurrency: number;
   leaseMs: number;
   lookaheadMs: number;
+  claimAheadMs: number;
   misfireThresholdMs: number;
   notFiredGraceMs: number;
   reapIntervalMs: number;
@@ -106,6 +112,19 @@ export interface ResolvedOptions {
 }
 
 const DAY = 86_400_000;
+
+/** Default claimAheadMs: runs of overlap `allow` are claimed this long before their instant. */
+export const CLAIM_AHEAD_MS = 100;
+
+function nonNegative(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!Number.isFinite(v) || v < 0) {
+    throw new PunctualError('SCHEDULE_INVALID', `option ${name} must be zero or a positive number`, {
+      field: name,
+    });
+  }
+  return v;
+}
 
 function positive(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;
@@ -124,6 +143,7 @@ export function resolveOptions(o: SchedulerOptions, defaultWorkerId: string): Re
     concurrency: Math.floor(positive('concurrency', o.concurrency, 10)),
     leaseMs,
     lookaheadMs: positive('lookaheadMs', o.lookaheadMs, 10_000),
+    claimAheadMs: nonNegative('claimAheadMs', o.claimAheadMs, CLAIM_AHEAD_MS),
     misfireThresholdMs: positive('misfireThresholdMs', o.misfireThresholdMs, 5_000),
     notFiredGraceMs: positive('notFiredGraceMs', o.notFiredGraceMs, 60_000),
     reapIntervalMs: positive('reapIntervalMs', o.reapIntervalMs, 5_000),

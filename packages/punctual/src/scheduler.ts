@@ -93,6 +93,7 @@ export class Scheduler extends TenantApi {
       concurrency: options.concurrency,
       leaseMs: options.leaseMs,
       claimBatch: CLAIM_BATCH,
+      claimAheadMs: options.claimAheadMs,
       // Deep enough for two claims in flight at once while handlers are fast (prefetch-sizer.ts).
       prefetch: {
         min: options.concurrency,

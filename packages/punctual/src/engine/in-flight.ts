@@ -42,7 +42,10 @@ export function firstStart(flight: InFlight): number | null {
   return flight.delivered ? flight.startedAt : null;
 }
 
-/** Claimed runs waiting for a free slot, oldest first. */
+/**
+ * Claimed runs waiting for a free slot or for their instant (claimed ahead: claimAheadMs), oldest claim
+ * first.
+ */
 export class PrefetchBuffer {
   #items: InFlight[] = [];
 
@@ -54,8 +57,23 @@ export class PrefetchBuffer {
     this.#items.push(flight);
   }
 
-  shift(): InFlight | undefined {
-    return this.#items.shift();
+  /**
+   * Removes and returns the oldest run due by `now` (a run claimed ahead of its instant stays until then), or
+   * undefined when none is.
+   */
+  shiftDue(now: number): InFlight | undefined {
+    const i = this.#items.findIndex((f) => f.claimed.run.dueAt <= now);
+    return i < 0 ? undefined : this.#items.splice(i, 1)[0];
+  }
+
+  /** The earliest dueAt after `now` among the runs held (claimed ahead), or null when none is. */
+  nextDueAfter(now: number): number | null {
+    let next: number | null = null;
+    for (const f of this.#items) {
+      const due = f.claimed.run.dueAt;
+      if (due > now && (next === null || due < next)) next = due;
+    }
+    return next;
   }
 
   /** Empties the buffer, returning what it held. */

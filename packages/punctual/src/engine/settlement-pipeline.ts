@@ -12,6 +12,8 @@ import type { ClaimResult, Settlement, Store } from '../store/store.js';
 export interface SettlementPipelineOptions {
   workerId: string;
   leaseMs: number;
+  /** Runs of overlap `allow` due this far ahead are claimed too (WorkerOptions.claimAheadMs). */
+  claimAheadMs: number;
   /** Most settlements in one transaction. */
   batch: number;
   /** Most transactions in flight at once. */
@@ -30,8 +32,12 @@ export interface SettlementHooks {
   claimed(res: ClaimResult, now: number): void;
   /** A run's settlement was written (`written`) or refused because its lease was lost. */
   settled(runId: string, written: boolean): void;
-  /** A transaction ended (written or failed). */
-  ended(): void;
+  /**
+   * A transaction ended (written or failed). `again`: when the worker should claim again: now (no claim rode
+   * on it, its claim was full or ended runs on its way, or it failed), the earliest instant one of its
+   * settlements scheduled a run again at (a retry), or null (its claim took every run due).
+   */
+  ended(again: number | null): void;
   /** After a failure: give up on what is queued (the worker is stopping and its grace is over). */
   giveUp(): boolean;
 }
@@ -91,17 +97,24 @@ export class SettlementPipeline {
     ) {
       const batch = this.#queue.splice(0, this.opts.batch);
       this.#inFlight++;
-      void this.#send(batch).finally(() => {
-        this.#inFlight--;
-        for (const wake of this.#ended.splice(0)) wake();
-        this.#pump();
-        this.hooks.ended();
-      });
+      let again: number | null = this.clock.now();
+      void this.#send(batch)
+        .then((at) => (again = at))
+        .finally(() => {
+          this.#inFlight--;
+          for (const wake of this.#ended.splice(0)) wake();
+          this.#pump();
+          this.hooks.ended(again);
+        });
     }
   }
 
-  /** One transaction: the batch's settlements, and a claim for the slots they free when the store can. */
-  async #send(batch: QueuedSettlement[]): Promise<void> {
+  /**
+   * One transaction: the batch's settlements, and a claim for the slots they free when the store can.
+   * Returns when the worker should claim again (SettlementHooks.ended).
+   */
+  async #send(batch: QueuedSettlement[]): Promise<number | null> {
+    let again: number | null = null;
     let results: Awaited<ReturnType<Store['settleRuns']>>;
     let claimed: { res: ClaimResult; now: number } | undefined;
     try {
@@ -115,14 +128,18 @@ export class SettlementPipeline {
             now,
             limit,
             leaseMs: this.opts.leaseMs,
+            dueBy: now + this.opts.claimAheadMs,
           });
           results = both.settled;
           claimed = { res: both.claim, now };
+          const ended = both.claim.transitions.some((t) => t.to !== 'running');
+          if (ended || both.claim.claimed.length >= limit) again = now;
         } finally {
           this.hooks.reserve(-limit);
         }
       } else {
         results = await this.store.settleRuns(batch, now);
+        again = now;
       }
     } catch (error) {
       // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
@@ -133,7 +150,7 @@ export class SettlementPipeline {
       await new Promise<void>((r) => this.clock.setTimer(this.clock.now() + this.opts.retryMs, r));
       this.#backingOff = false;
       if (this.hooks.giveUp()) this.#abandoned = true;
-      return;
+      return this.clock.now();
     }
     if (this.#failed) {
       this.#failed = false;
@@ -146,5 +163,9 @@ export class SettlementPipeline {
       else this.bus.emit('lease:lost', { runId: s.runId });
     });
     if (claimed) this.hooks.claimed(claimed.res, claimed.now);
+    for (const [i, s] of batch.entries()) {
+      if (results[i] && s.outcome.state === 'scheduled') again = Math.min(again ?? Infinity, s.outcome.dueAt);
+    }
+    return again;
   }
 }

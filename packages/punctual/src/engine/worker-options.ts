@@ -10,6 +10,12 @@ export interface WorkerOptions {
   /** Most runs claimed in one store transaction. */
   claimBatch: number;
   /**
+   * How far ahead of their instant runs of overlap `allow` are claimed (ClaimRequest.dueBy); each waits in
+   * the prefetch buffer, lease held, and starts at its instant on a timer. One claim then serves the runs of
+   * the coming moment instead of one claim per instant. 0: claim runs only once due.
+   */
+  claimAheadMs: number;
+  /**
    * Runs claimed beyond `concurrency`, waiting in memory to start the moment a slot frees. They let one
    * transaction settle and claim more than `concurrency` runs when handlers are fast. The buffer is
    * `min` deep, and deeper (up to `max`) while deliveries are fast enough that a buffered run waits about

@@ -44,6 +44,8 @@ export class Worker {
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
   readonly #spans: AttemptSpans | undefined;
+  /** The timer that starts the earliest run claimed ahead of its instant, and that instant. */
+  #aheadTimer: { at: number; cancel: () => void } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -68,6 +70,7 @@ export class Worker {
       {
         workerId: opts.workerId,
         leaseMs: opts.leaseMs,
+        claimAheadMs: opts.claimAheadMs,
         batch: opts.settleBatch,
         parallel: opts.settleParallel,
         retryMs: 500,
@@ -77,9 +80,9 @@ export class Worker {
         reserve: (n) => (this.#reserved += n),
         claimed: (res, now) => this.#started(res, now),
         settled: (runId) => this.#inFlight.delete(runId),
-        ended: () => {
+        ended: (again) => {
           if (this.#executing === 0) this.#drained?.();
-          if (!this.#stopping) this.loop.nudge();
+          if (!this.#stopping && again !== null) this.wake(again);
         },
         giveUp: () => this.#stopping && this.#drained === undefined,
       },
@@ -106,9 +109,9 @@ export class Worker {
     this.#heartbeat.start();
   }
 
-  /** Wakes the worker for a run due at `dueAt` (or now). */
+  /** Wakes the worker for a run due at `dueAt` (or now): its claim may take it claimAheadMs early. */
   wake(dueAt?: number): void {
-    this.loop.nudge(dueAt);
+    this.loop.nudge(dueAt === undefined ? undefined : dueAt - this.opts.claimAheadMs);
   }
 
   /**
@@ -118,7 +121,9 @@ export class Worker {
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
     await this.loop.stop();
-    // Runs that never started go back at once.
+    this.#aheadTimer?.cancel();
+    this.#aheadTimer = undefined;
+    // Runs that never started go back at once (those claimed ahead of their instant too).
     for (const f of [...this.#buffer.takeAll(), ...this.#waiting.takeAll()]) {
       f.waiting = false;
       this.#handBack(f, this.clock.now());
@@ -156,6 +161,7 @@ export class Worker {
           now: claimedAt,
           limit,
           leaseMs: this.opts.leaseMs,
+          dueBy: claimedAt + this.opts.claimAheadMs,
         });
       } finally {
         this.#reserved -= limit;
@@ -166,9 +172,14 @@ export class Worker {
     if (this.#stopping) return null;
     const next = await this.store.nextRunDueAt();
     // A run that was due at the claim and still is, was held back by its overlap policy: a settlement wakes us
-    // for it, and the backstop covers runs settled by another process. A run that came due after the claim
-    // is claimed at its instant.
-    return next !== null && next <= claimedAt ? null : next;
+    // for it, and the backstop covers runs settled by another process. One inside the window that the claim
+    // left (another policy, or held by another process) is claimed at its instant. A later run is claimed up
+    // to claimAheadMs before its instant, but no sooner than half that after this claim: otherwise each claim
+    // would take only the one run that came into the window since the last (runs a few ms apart).
+    if (next === null || next <= claimedAt) return null;
+    const ahead = this.opts.claimAheadMs;
+    if (next <= claimedAt + ahead) return next;
+    return Math.max(next - ahead, claimedAt + ahead / 2);
   }
 
   /** How many more runs a claim may take now. */
@@ -214,13 +225,30 @@ export class Worker {
       flight.waiting = false;
       if (!this.#pastDeadline(flight)) this.#deliver(flight);
     }
-    while (this.#executing < this.opts.concurrency && this.#buffer.length > 0) {
-      const flight = this.#buffer.shift()!;
+    const now = this.clock.now();
+    while (this.#executing < this.opts.concurrency) {
+      const flight = this.#buffer.shiftDue(now);
+      if (flight === undefined) break;
       // The deadline holds at delivery start: a run that waited in the buffer past it is not delivered late.
       if (this.#pastDeadline(flight)) continue;
       if (this.#saturated(flight)) this.#wait(flight);
       else this.#deliver(flight);
     }
+    this.#armAhead(now);
+  }
+
+  /** Keeps a timer for the earliest run claimed ahead of its instant, so that it starts then. */
+  #armAhead(now: number): void {
+    const at = this.#buffer.nextDueAfter(now);
+    if (this.#aheadTimer?.at === at) return;
+    this.#aheadTimer?.cancel();
+    this.#aheadTimer = undefined;
+    if (at === null) return;
+    const cancel = this.clock.setTimer(at, () => {
+      this.#aheadTimer = undefined;
+      if (!this.#stopping) this.#startBuffered();
+    });
+    this.#aheadTimer = { at, cancel };
   }
 
   /** Ends the run as `expired` when its deadline passed before its delivery could start. */

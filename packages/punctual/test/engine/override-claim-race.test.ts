@@ -1,12 +1,14 @@
 // An override racing the claim of its occurrence's run, through the engine with the injected clock and a store
 // whose calls the test holds at a gate: when the claim reaches the store first, the override is refused
 // (OCCURRENCE_STARTED) and nothing of it is written, the run delivered once; when the override reaches it
-// first, the run is skipped (or moved) and the claim finds nothing to deliver. Then free races at every
+// first, the run is skipped (or moved) and the claim (made claimAheadMs before the instant) finds nothing to
+// deliver. Then free races at every
 // interleaving of promise turns: one of them wins, never both. Runs in the zone of the schedule (Europe/Berlin)
 // whatever the host's (npm run test:tz).
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPunctualError } from '../../src/errors.js';
+import { CLAIM_AHEAD_MS } from '../../src/options.js';
 import { sqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { at, deferred, harness, iso, type Harness } from '../support/harness.js';
@@ -95,10 +97,11 @@ describe('an override racing the claim of its run', () => {
   });
 
   it('the override reaches the store first: the run is skipped and the claim delivers nothing', async () => {
-    const { h, g, delivered } = await setup('claimRuns');
+    // The claim that takes the run is made claimAheadMs before its instant.
+    const { h, g, delivered } = await setup('claimRuns', DUE - CLAIM_AHEAD_MS);
     await h.s.put({ key: 'r', spec: '0 10 * * *', tz: 'Europe/Berlin', target: { handler: 't' } });
     await h.clock.advance(1);
-    await h.clock.set(DUE);
+    await h.clock.set(DUE - CLAIM_AHEAD_MS);
     // The worker's claim is on its way to the store; the override passes it.
     await g!.entered;
     expect(await outcome(h.s.overrideOccurrence('r', iso(DUE), { kind: 'skip', note: 'holiday' }))).toBe(

@@ -70,7 +70,7 @@ function pipeline(store: Store, clock: TestClock, giveUp = () => false) {
     store,
     clock,
     bus,
-    { workerId: 'w', leaseMs: 30_000, batch: 3, parallel: 2, retryMs: 500 },
+    { workerId: 'w', leaseMs: 30_000, claimAheadMs: 0, batch: 3, parallel: 2, retryMs: 500 },
     hooks,
   );
   return { p, errors, settled };
