@@ -312,9 +312,9 @@ async function main(): Promise<void> {
       ]),
       await explain(
         db,
-        'claim page: the first page of claimRuns, limit 20 (leases the fast path)',
+        'claim page: the first page of claimRuns, limit 20, 100 ms ahead (leases the fast path)',
         claimPageSql(S),
-        [NOW, 20, WAITING_OVERLAPS, 'explain-worker', 30_000, []],
+        [NOW, 20, WAITING_OVERLAPS, 'explain-worker', 30_000, [], NOW + 100],
       ),
       await explain(db, "claim: the schedules a claim's cache lacks (20 ids)", schedulesByIdSql(S), [
         Array.from({ length: 20 }, (_, i) => String(i * 7919 + 1)),

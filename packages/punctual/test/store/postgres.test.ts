@@ -526,7 +526,7 @@ if (PG_URL === '') {
         await c.connect();
         const s = `"${store.schema}"`;
         const empty = (n: number) => Array<string>(n).fill(`'{}'`);
-        const claimArgs = ['1', '20', `'{bufferOne,bufferAll}'`, `'w'`, '30000', `'{}'`];
+        const claimArgs = ['1', '20', `'{bufferOne,bufferAll}'`, `'w'`, '30000', `'{}'`, '101'];
         const statements = {
           page: [claimPageSql(s), claimArgs],
           settle_claim: [settleAndClaimSql(s), ['1', ...empty(29), ...claimArgs.slice(1)]],

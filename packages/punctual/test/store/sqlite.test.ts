@@ -362,6 +362,7 @@ describe('sqlite store', () => {
     const candidates = plan(CLAIM_CANDIDATES, {
       priority: 0,
       now: T0,
+      dueBy: T0 + 100,
       afterDue: 0,
       afterId: 0,
       waiting: '[]',
