@@ -1,8 +1,8 @@
 // A run the worker holds (claimed, not settled yet), and the prefetch buffer of those waiting for a free
-// slot. It keeps the facts about one held run that the worker's decisions read: when it was claimed,
+// slot or for their instant (claimed ahead, started by the buffer's timer). It keeps the facts about one held run that the worker's decisions read: when it was claimed,
 // whether its delivery started, whether it was reported late. It never talks to the store or a target.
 
-import type { CancelTimer } from '../clock.js';
+import type { CancelTimer, Clock } from '../clock.js';
 import type { Run } from '../domain/run.js';
 import type { AttemptSpan } from '../run-tracer.js';
 import type { ClaimedRun } from '../store/store.js';
@@ -48,6 +48,14 @@ export function firstStart(flight: InFlight): number | null {
  */
 export class PrefetchBuffer {
   #items: InFlight[] = [];
+  /** The timer for the earliest run held ahead of its instant, and that instant. */
+  #timer: { at: number; cancel: CancelTimer } | undefined;
+
+  /** `due`: called when a run held ahead of its instant comes due (armFor arms the timer). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly due: () => void,
+  ) {}
 
   get length(): number {
     return this.#items.length;
@@ -66,14 +74,27 @@ export class PrefetchBuffer {
     return i < 0 ? undefined : this.#items.splice(i, 1)[0];
   }
 
-  /** The earliest dueAt after `now` among the runs held (claimed ahead), or null when none is. */
-  nextDueAfter(now: number): number | null {
-    let next: number | null = null;
+  /** Keeps a timer for the earliest run held ahead of `now` (claimed ahead), which calls `due` then. */
+  armFor(now: number): void {
+    let at: number | null = null;
     for (const f of this.#items) {
-      const due = f.claimed.run.dueAt;
-      if (due > now && (next === null || due < next)) next = due;
+      const dueAt = f.claimed.run.dueAt;
+      if (dueAt > now && (at === null || dueAt < at)) at = dueAt;
     }
-    return next;
+    if (this.#timer?.at === at) return;
+    this.disarm();
+    if (at === null) return;
+    const cancel = this.clock.setTimer(at, () => {
+      this.#timer = undefined;
+      this.due();
+    });
+    this.#timer = { at, cancel };
+  }
+
+  /** Cancels the timer (the worker stops). */
+  disarm(): void {
+    this.#timer?.cancel();
+    this.#timer = undefined;
   }
 
   /** Empties the buffer, returning what it held. */

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { TraceIds } from '../run-tracer.js';
 import type { ClaimResult, Settlement, Store } from '../store/store.js';
+import { claimMayLeaveDue } from './claim-rhythm.js';
 
 export interface SettlementPipelineOptions {
   workerId: string;
@@ -24,18 +25,23 @@ export interface SettlementPipelineOptions {
 
 /** What the pipeline asks of its worker. */
 export interface SettlementHooks {
-  /** How many runs a transaction may claim now (0: claim nothing, e.g. while stopping). */
+  /**
+   * How many runs a transaction may claim now (0: claim nothing: the worker is full or stopping, or its last
+   * claim took every run due).
+   */
   room(): number;
+  /** Whether runs may be due that no claim took (the last claim was full, or found no room). */
+  backlog(): boolean;
   /** Slots promised to (n > 0) or released by (n < 0) a claim in flight. */
   reserve(n: number): void;
-  /** Runs claimed by a settlement transaction, at `now`. */
-  claimed(res: ClaimResult, now: number): void;
+  /** Runs claimed by a settlement transaction, at `now`; `more`: it may have left runs due (claimMayLeaveDue). */
+  claimed(res: ClaimResult, now: number, more: boolean): void;
   /** A run's settlement was written (`written`) or refused because its lease was lost. */
   settled(runId: string, written: boolean): void;
   /**
-   * A transaction ended (written or failed). `again`: when the worker should claim again: now (no claim rode
-   * on it, its claim was full or ended runs on its way, or it failed), the earliest instant one of its
-   * settlements scheduled a run again at (a retry), or null (its claim took every run due).
+   * A transaction ended (written or failed). `again`: when the worker should claim again: now (the worker
+   * had a backlog when it was sent, or it failed), the earliest instant one of its settlements scheduled a
+   * run again at (a retry), or null.
    */
   ended(again: number | null): void;
   /** After a failure: give up on what is queued (the worker is stopping and its grace is over). */
@@ -116,9 +122,12 @@ export class SettlementPipeline {
   async #send(batch: QueuedSettlement[]): Promise<number | null> {
     let again: number | null = null;
     let results: Awaited<ReturnType<Store['settleRuns']>>;
-    let claimed: { res: ClaimResult; now: number } | undefined;
+    let claimed: { res: ClaimResult; now: number; more: boolean } | undefined;
     try {
       const now = this.clock.now();
+      // Runs known due that no claim took (a full claim, or runs held back by their overlap policy until a
+      // run of theirs ends, maybe one of these): the worker claims again once this is written.
+      if (this.hooks.backlog()) again = now;
       const limit = this.hooks.room();
       if (limit > 0) {
         this.hooks.reserve(limit);
@@ -131,15 +140,12 @@ export class SettlementPipeline {
             dueBy: now + this.opts.claimAheadMs,
           });
           results = both.settled;
-          claimed = { res: both.claim, now };
-          const ended = both.claim.transitions.some((t) => t.to !== 'running');
-          if (ended || both.claim.claimed.length >= limit) again = now;
+          claimed = { res: both.claim, now, more: claimMayLeaveDue(both.claim, limit) };
         } finally {
           this.hooks.reserve(-limit);
         }
       } else {
         results = await this.store.settleRuns(batch, now);
-        again = now;
       }
     } catch (error) {
       // The store is unreachable: keep the settlements and try again shortly; the leases are still renewed.
@@ -162,7 +168,7 @@ export class SettlementPipeline {
       if (t) this.bus.emitTransition(t, s.trace);
       else this.bus.emit('lease:lost', { runId: s.runId });
     });
-    if (claimed) this.hooks.claimed(claimed.res, claimed.now);
+    if (claimed) this.hooks.claimed(claimed.res, claimed.now, claimed.more);
     for (const [i, s] of batch.entries()) {
       if (results[i] && s.outcome.state === 'scheduled') again = Math.min(again ?? Infinity, s.outcome.dueAt);
     }

@@ -21,6 +21,7 @@ import type { Delivery, TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { deliverAttempt } from './deliver-attempt.js';
 import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
+import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
@@ -37,15 +38,21 @@ export class Worker {
   #drained: (() => void) | undefined;
   /** Slots promised to a claim that has not returned yet (so two claims never overfill the worker). */
   #reserved = 0;
+  /**
+   * Runs may be due that no claim took: the last claim took its limit or ended runs on its way, or found no
+   * room. Settlements claim (settleAndClaim) only while it holds; otherwise the worker's own claims, timed
+   * by the next due run and woken by new runs, take them (claim-rhythm.ts).
+   */
+  #backlog = true;
+  /** The worker's own claim found no room and returned without arming its timer: a settlement reruns it. */
+  #claimDeferred = false;
   /** Deliveries running now (at most `concurrency`). */
   #executing = 0;
-  readonly #buffer = new PrefetchBuffer();
+  readonly #buffer: PrefetchBuffer;
   readonly #prefetch: PrefetchSizer;
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
   readonly #spans: AttemptSpans | undefined;
-  /** The timer that starts the earliest run claimed ahead of its instant, and that instant. */
-  #aheadTimer: { at: number; cancel: () => void } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -54,6 +61,9 @@ export class Worker {
     private readonly targets: ReadonlyMap<TargetKind, TargetDriver>,
     private readonly opts: WorkerOptions,
   ) {
+    this.#buffer = new PrefetchBuffer(clock, () => {
+      if (!this.#stopping) this.#startBuffered();
+    });
     this.#prefetch = new PrefetchSizer({ concurrency: opts.concurrency, ...opts.prefetch });
     this.#spans = opts.tracer ? new AttemptSpans(opts.tracer, bus) : undefined;
     this.#waiting = new WaitingRuns<InFlight>(clock, {
@@ -76,13 +86,21 @@ export class Worker {
         retryMs: 500,
       },
       {
-        room: () => (this.#stopping ? 0 : this.#free()),
+        room: () => (this.#stopping || !this.#backlog ? 0 : this.#free()),
+        backlog: () => this.#backlog,
         reserve: (n) => (this.#reserved += n),
-        claimed: (res, now) => this.#started(res, now),
+        claimed: (res, now, more) => {
+          this.#backlog = more;
+          this.#started(res, now);
+        },
         settled: (runId) => this.#inFlight.delete(runId),
         ended: (again) => {
           if (this.#executing === 0) this.#drained?.();
-          if (!this.#stopping && again !== null) this.wake(again);
+          if (this.#stopping) return;
+          if (this.#claimDeferred) {
+            this.#claimDeferred = false;
+            this.loop.nudge();
+          } else if (again !== null) this.wake(again);
         },
         giveUp: () => this.#stopping && this.#drained === undefined,
       },
@@ -121,8 +139,7 @@ export class Worker {
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
     await this.loop.stop();
-    this.#aheadTimer?.cancel();
-    this.#aheadTimer = undefined;
+    this.#buffer.disarm();
     // Runs that never started go back at once (those claimed ahead of their instant too).
     for (const f of [...this.#buffer.takeAll(), ...this.#waiting.takeAll()]) {
       f.waiting = false;
@@ -148,10 +165,17 @@ export class Worker {
   }
 
   async #claim(): Promise<number | null> {
+    this.#claimDeferred = false;
     let claimedAt = this.clock.now();
     while (!this.#stopping) {
       const limit = this.#free();
-      if (limit <= 0) return null; // a settlement wakes us
+      if (limit <= 0) {
+        // A settlement frees room and claims; the next one to end runs this loop again, which re-arms its
+        // timer for the runs due later.
+        this.#backlog = true;
+        this.#claimDeferred = true;
+        return null;
+      }
       claimedAt = this.clock.now();
       this.#reserved += limit;
       let res: ClaimResult;
@@ -166,20 +190,15 @@ export class Worker {
       } finally {
         this.#reserved -= limit;
       }
+      this.#backlog = claimMayLeaveDue(res, limit);
       this.#started(res, claimedAt);
-      if (res.claimed.length < limit) break;
+      if (!this.#backlog) break;
     }
     if (this.#stopping) return null;
     const next = await this.store.nextRunDueAt();
-    // A run that was due at the claim and still is, was held back by its overlap policy: a settlement wakes us
-    // for it, and the backstop covers runs settled by another process. One inside the window that the claim
-    // left (another policy, or held by another process) is claimed at its instant. A later run is claimed up
-    // to claimAheadMs before its instant, but no sooner than half that after this claim: otherwise each claim
-    // would take only the one run that came into the window since the last (runs a few ms apart).
-    if (next === null || next <= claimedAt) return null;
-    const ahead = this.opts.claimAheadMs;
-    if (next <= claimedAt + ahead) return next;
-    return Math.max(next - ahead, claimedAt + ahead / 2);
+    // Runs due that the claim left (held back by their overlap policy): settlements claim until one takes them.
+    if (next !== null && next <= claimedAt) this.#backlog = true;
+    return nextClaimAt(next, claimedAt, this.opts.claimAheadMs);
   }
 
   /** How many more runs a claim may take now. */
@@ -234,21 +253,8 @@ export class Worker {
       if (this.#saturated(flight)) this.#wait(flight);
       else this.#deliver(flight);
     }
-    this.#armAhead(now);
-  }
-
-  /** Keeps a timer for the earliest run claimed ahead of its instant, so that it starts then. */
-  #armAhead(now: number): void {
-    const at = this.#buffer.nextDueAfter(now);
-    if (this.#aheadTimer?.at === at) return;
-    this.#aheadTimer?.cancel();
-    this.#aheadTimer = undefined;
-    if (at === null) return;
-    const cancel = this.clock.setTimer(at, () => {
-      this.#aheadTimer = undefined;
-      if (!this.#stopping) this.#startBuffered();
-    });
-    this.#aheadTimer = { at, cancel };
+    // A run claimed ahead of its instant starts on the buffer's timer.
+    this.#buffer.armFor(now);
   }
 
   /** Ends the run as `expired` when its deadline passed before its delivery could start. */

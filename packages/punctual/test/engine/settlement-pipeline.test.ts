@@ -60,6 +60,7 @@ function pipeline(store: Store, clock: TestClock, giveUp = () => false) {
   const settled: string[] = [];
   const hooks: SettlementHooks = {
     room: () => 0,
+    backlog: () => false,
     reserve: () => {},
     claimed: () => {},
     settled: (id) => settled.push(id),

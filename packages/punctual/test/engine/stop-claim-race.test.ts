@@ -50,8 +50,10 @@ describe('stop while a settle-and-claim is in flight', () => {
     });
     await h.s.put({ key: 'a', spec: '@every 1h', target: { handler: 't' } });
     await h.s.put({ key: 'b', spec: '@every 1h', target: { handler: 't' } });
-    const first = await h.s.trigger('a');
-    // The first run's settlement waits at the gate holding every free slot, so only its claim can take the next.
+    // Two runs fill the worker's first claim (room for one delivering and one prefetched): a full claim may have
+    // left runs due, so the settlement that follows carries a claim.
+    const [first, other] = await Promise.all([h.s.trigger('a'), h.s.trigger('a')]);
+    // The runs' settlement waits at the gate holding every free slot, so only its claim can take the next.
     await entered.promise;
     const second = await h.s.trigger('b');
     const stopping = h.s.stop();
@@ -61,7 +63,7 @@ describe('stop while a settle-and-claim is in flight', () => {
     opened = true;
     gate.resolve();
     await stopping;
-    expect(delivered).toEqual([first.id]);
+    expect(delivered).toEqual([first.id, other.id]);
     const found = await h.s.getRun(second.id);
     expect(found?.run.state).toBe('scheduled');
     expect(h.of('run:released').map((e) => e.run.id)).toEqual([second.id]);

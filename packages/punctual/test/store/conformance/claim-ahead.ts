@@ -52,13 +52,16 @@ export function claimAheadTests(ctx: Ctx): void {
     const [first, next] = await addRuns(ctx.store, s, [T0, T0 + 50]);
     const [c] = (await ahead(T0, T0)).claimed;
     expect(c!.run.id).toBe(first!.id);
-    const both = await ctx.store.settleAndClaim([settlement(c!, { state: 'succeeded', result: null }, T0 + 1)], {
-      workerId: 'worker-1',
-      now: T0 + 1,
-      limit: 5,
-      leaseMs: LEASE_MS,
-      dueBy: T0 + 60,
-    });
+    const both = await ctx.store.settleAndClaim(
+      [settlement(c!, { state: 'succeeded', result: null }, T0 + 1)],
+      {
+        workerId: 'worker-1',
+        now: T0 + 1,
+        limit: 5,
+        leaseMs: LEASE_MS,
+        dueBy: T0 + 60,
+      },
+    );
     expect(both.settled[0]).toMatchObject({ to: 'succeeded' });
     expect(both.claim.claimed.map((x) => x.run.id)).toEqual([next!.id]);
   });
@@ -69,6 +72,8 @@ export function claimAheadTests(ctx: Ctx): void {
     const [aNow, aSoon] = await addRuns(ctx.store, a, [T0, T0 + 30]);
     const [bNow, bSoon] = await addRuns(ctx.store, b, [T0, T0 + 30]);
     const res = await ahead(T0, T0 + 50);
-    expect(res.claimed.map((c) => c.run.id).sort()).toEqual([aNow!.id, aSoon!.id, bNow!.id, bSoon!.id].sort());
+    expect(res.claimed.map((c) => c.run.id).sort()).toEqual(
+      [aNow!.id, aSoon!.id, bNow!.id, bSoon!.id].sort(),
+    );
   });
 }
