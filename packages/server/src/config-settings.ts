@@ -145,6 +145,14 @@ export const SETTINGS: readonly Setting[] = [
     schema: int(1, 1000),
   },
   {
+    key: 'claimAheadMs',
+    env: 'PUNCTUAL_CLAIM_AHEAD',
+    default: '100ms',
+    expect: 'a duration such as 100ms or 1s, or 0',
+    doc: 'How long before their instant runs of overlap allow are claimed, each then started on a timer at it; 0: claimed once due.',
+    schema: z.union([z.literal('0').transform(() => 0), duration]),
+  },
+  {
     key: 'defaultRateLimit',
     env: 'PUNCTUAL_DEFAULT_RATE_LIMIT',
     default: '50',

@@ -32,6 +32,8 @@ export interface Config {
   /** CIDR blocks webhooks may reach although private or loopback (comma-separated). */
   allowPrivateTargets: string;
   concurrency: number;
+  /** How long before their instant runs of overlap `allow` are claimed (the scheduler's claimAheadMs). */
+  claimAheadMs: number;
   /** API requests per second per tenant when the tenant's quota does not say. */
   defaultRateLimit: number;
   webhookSecretGraceMs: number;
@@ -198,6 +200,7 @@ export function loadConfig(
     bodyLimit: get<number>('bodyLimit'),
     allowPrivateTargets: get<string>('allowPrivateTargets'),
     concurrency: get<number>('concurrency'),
+    claimAheadMs: get<number>('claimAheadMs'),
     defaultRateLimit: get<number>('defaultRateLimit'),
     webhookSecretGraceMs: get<number>('webhookSecretGraceMs'),
     shutdownGraceMs: get<number>('shutdownGraceMs'),

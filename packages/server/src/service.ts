@@ -186,6 +186,7 @@ export async function createService(config: Readonly<Config>, opts: ServiceOptio
     clock,
     ...(tracing && { tracer: tracing.tracer }),
     concurrency: config.concurrency,
+    claimAheadMs: config.claimAheadMs,
     shutdownGraceMs: config.shutdownGraceMs,
     targets: [webhookTarget({ guard, secrets }), ...targets],
     alerts: {

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       bodyLimit: 1024 * 1024,
       allowPrivateTargets: '',
       concurrency: 10,
+      claimAheadMs: 100,
       defaultRateLimit: 50,
       webhookSecretGraceMs: 24 * 3_600_000,
       shutdownGraceMs: 10_000,
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
         PUNCTUAL_BODY_LIMIT: '256kb',
         PUNCTUAL_ALLOW_PRIVATE_TARGETS: '127.0.0.0/8, ::1/128,10.1.2.3',
         PUNCTUAL_CONCURRENCY: '32',
+        PUNCTUAL_CLAIM_AHEAD: '250ms',
         PUNCTUAL_DEFAULT_RATE_LIMIT: '200',
         PUNCTUAL_WEBHOOK_SECRET_GRACE: '2h',
         PUNCTUAL_SHUTDOWN_GRACE: 'PT30S',
@@ -91,6 +93,7 @@ describe('loadConfig', () => {
       bodyLimit: 256 * 1024,
       allowPrivateTargets: '127.0.0.0/8, ::1/128,10.1.2.3',
       concurrency: 32,
+      claimAheadMs: 250,
       defaultRateLimit: 200,
       webhookSecretGraceMs: 7_200_000,
       shutdownGraceMs: 30_000,
@@ -107,6 +110,10 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: null,
     });
+  });
+
+  it('takes PUNCTUAL_CLAIM_AHEAD=0 as claiming runs once due', () => {
+    expect(loadConfig({ PUNCTUAL_CLAIM_AHEAD: '0' }, noFile).claimAheadMs).toBe(0);
   });
 
   it('names the setting and the value it refuses', () => {
@@ -135,6 +142,8 @@ describe('loadConfig', () => {
     ['PUNCTUAL_PG_SCHEMA', 'drop table;'],
     ['PUNCTUAL_PG_SCHEMA', 'Punctual'],
     ['PUNCTUAL_DATABASE_WAIT', 'soon'],
+    ['PUNCTUAL_CLAIM_AHEAD', '-5ms'],
+    ['PUNCTUAL_CLAIM_AHEAD', 'soon'],
     ['PUNCTUAL_HOST', 'a host'],
     ['PUNCTUAL_DATABASE_URL', 'mysql://db/app'],
     ['PUNCTUAL_METRICS_TENANT_LABELS', '5000'],

@@ -286,12 +286,16 @@ export class Worker {
     this.#handBack(flight, this.clock.now() + this.opts.deferMs);
   }
 
-  /** Settles a run as `released` (due again at `dueAt`): the store hands back the attempt it counted. */
+  /**
+   * Settles a run as `released`, due again at `dueAt` or at its own instant when that is later (a run claimed
+   * ahead of it must not start early elsewhere): the store hands back the attempt it counted.
+   */
   #handBack(flight: InFlight, dueAt: number): void {
     const now = this.clock.now();
+    const again = Math.max(dueAt, flight.claimed.run.dueAt);
     this.#enqueue(
       flight,
-      { state: 'scheduled', reason: 'released', dueAt, error: null },
+      { state: 'scheduled', reason: 'released', dueAt: again, error: null },
       'released',
       now,
       null,

@@ -125,7 +125,7 @@ describe('claiming ahead', () => {
     expect(counted.calls() - before).toBeGreaterThanOrEqual(10);
   });
 
-  it('a stop hands back a run claimed ahead, unstarted and its attempt not counted', async () => {
+  it('a stop hands back a run claimed ahead, unstarted, its attempt not counted, due at its instant', async () => {
     h = await harness();
     h.s.handle('h', () => {});
     const lags = startLags(h);
@@ -135,7 +135,8 @@ describe('claiming ahead', () => {
     expect((await h.s.listRuns({ state: 'running' })).items).toHaveLength(1);
     await h.s.stop();
     const [run] = (await h.s.listRuns({ limit: 10 })).items;
-    expect(run).toMatchObject({ state: 'scheduled', attempt: 0, startedAt: null });
+    // Still due at its instant, not at the stop: another instance must not start it early.
+    expect(run).toMatchObject({ state: 'scheduled', attempt: 0, startedAt: null, dueAt: first });
     expect(lags).toEqual([]);
   });
 
