@@ -1,6 +1,7 @@
 // A run the worker holds (claimed, not settled yet), and the prefetch buffer of those waiting for a free
-// slot or for their instant (claimed ahead, started by the buffer's timer). It keeps the facts about one held run that the worker's decisions read: when it was claimed,
-// whether its delivery started, whether it was reported late. It never talks to the store or a target.
+// slot or for their instant (claimed ahead, started by the buffer's timer). It keeps the facts about one held
+// run that the worker's decisions read: when it was claimed, whether its delivery started, whether it was
+// reported late. It never talks to the store or a target.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Run } from '../domain/run.js';
