@@ -325,6 +325,7 @@ async function main(): Promise<void> {
         100,
         30_000,
         ROLL_BACK_LEAD_MS,
+        NOW - 60_000,
       ]),
       await explain(db, 'nextRunDueAt', nextRunDueAtSql(S), []),
       await explain(db, 'reclaimExpiredLeases (limit 100)', reclaimSql(S), [
@@ -340,6 +341,7 @@ async function main(): Promise<void> {
         200,
         30_000,
         ROLL_BACK_LEAD_MS,
+        NOW - 60_000,
       ]),
       await explainHot(
         db,

@@ -7,7 +7,9 @@
 // occurrences are materialised by the materializer, as for a single put. A batch is read and validated while
 // the ones before it are written (two writes at once on a store that runs statements at once). A failed write
 // ends the call once the writes in flight have ended: the batches before it are written, and the one beside
-// it may be (the same load again finds those unchanged). It must never write a refused input.
+// it may be (the same load again finds those unchanged). While this instance's materializer is behind, each
+// batch first waits for it to catch up (a second at most), so a load does not make due runs late. It must
+// never write a refused input.
 
 import { sameDraft, type Schedule, type ScheduleInput } from './domain/schedule.js';
 import { batchSpecCompiler, type SpecCompiler } from './domain/timing/spec-compiler.js';
@@ -80,6 +82,8 @@ export async function putBulk(
   const writing: Promise<BulkPutItem[]>[] = [];
   try {
     for (let start = 0; start < inputs.length; start += size) {
+      // Runs falling due come first: while this instance's materializer is behind, the next batch waits.
+      if (opts.dryRun !== true) await api.materializerCaughtUp();
       const batch = inputs.slice(start, start + size) as ScheduleInput[];
       const prepared = await prepareBatch(api, batch, start, load, opts);
       while (writing.length >= inFlight) items.push(...(await writing.shift()!));

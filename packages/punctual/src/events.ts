@@ -58,8 +58,19 @@ export interface PunctualEvents {
   'schedule:exhausted': { tenantId: string; scheduleId: string; scheduleKey: string; spec: string };
   /** start() brought the store to the declared schedules: what it created, updated, left, removed (by key). */
   'schedules:reconciled': ReconcileReport;
-  /** Materialisation of one schedule step (lag = now - nextFireAt when it was picked up). */
+  /**
+   * Materialisation of one schedule step; `lagMs`: how long the schedule waited to be picked up, from its
+   * look-ahead instant (nextFireAt - lookaheadMs) or from its last change when that came later.
+   */
   'materializer:advanced': { scheduleId: string; runs: number; lagMs: number };
+  /**
+   * A materializer claim picked up a schedule later than a quarter of the look-ahead after it could have
+   * (`lagMs`, as in materializer:advanced): until a step ends caught up, bulk puts in this process wait
+   * between batches (at most a second each) so that runs falling due are written first.
+   */
+  'materializer:behind': { lagMs: number };
+  /** The materializer ended a step with nothing due left after being behind for `behindMs`. */
+  'materializer:caughtUp': { behindMs: number };
   /** The offset to the store's clock was measured; `skewed` when it is above the warning threshold. */
   'clock:offset': { offsetMs: number; skewed: boolean };
   /** A loop's round succeeded after one or more failed (`error` told of those). */

@@ -45,6 +45,15 @@ const CLAIM_BATCH = 200;
  */
 const MATERIALIZER_MIN_STEP_MS = 250;
 
+/**
+ * Longest time between two materializer claims from schedules_due's first entry (engine/low-water-mark.ts):
+ * how long a schedule below the mark that nobody announced (a crashed instance's lapsed claim) may wait.
+ */
+const MATERIALIZER_FULL_SCAN_MS = 5_000;
+
+/** Longest a bulk put's batch waits for a materializer that is behind (engine/materializer-backlog.ts). */
+const BULK_GIVE_WAY_MS = 1_000;
+
 export class Scheduler extends TenantApi {
   readonly options: ResolvedOptions;
   readonly #bus: EventBus;
@@ -66,6 +75,8 @@ export class Scheduler extends TenantApi {
   #migrated = false;
   #unwake: (() => void) | undefined;
   #unsignal: (() => void) | undefined;
+  /** The hooks every tenant API of this scheduler announces through. */
+  readonly #hooks: EngineHooks;
 
   constructor(opts: SchedulerOptions = {}) {
     const options = resolveOptions(opts, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
@@ -73,7 +84,11 @@ export class Scheduler extends TenantApi {
     const bus = new EventBus();
     const targets = new Map<TargetKind, TargetDriver>();
     // The engine exists only after super(): the hooks are bound to it just below.
-    const hooks: EngineHooks = { scheduleChanged: () => {}, runsInserted: () => {} };
+    const hooks: EngineHooks = {
+      scheduleChanged: () => {},
+      runsInserted: () => {},
+      materializerCaughtUp: () => Promise.resolve(),
+    };
     // The engine's clock: the given clock corrected by the measured offset to a shared store's server.
     const offset = { ms: 0 };
     const clock: Clock = offsetClock(options.clock, () => offset.ms);
@@ -81,6 +96,8 @@ export class Scheduler extends TenantApi {
     this.#offset = offset;
     hooks.scheduleChanged = (at) => this.scheduleChanged(at);
     hooks.runsInserted = (at) => this.wakeWorker(at);
+    hooks.materializerCaughtUp = () => this.#materializer.backlog.caughtUp();
+    this.#hooks = hooks;
     this.options = options;
     this.#bus = bus;
     this.#targets = targets;
@@ -124,6 +141,9 @@ export class Scheduler extends TenantApi {
         claimLeaseMs: 30_000,
         maxSleepMs: options.maxSleepMs,
         minStepMs: Math.min(MATERIALIZER_MIN_STEP_MS, options.lookaheadMs / 10),
+        behindLagMs: options.lookaheadMs / 4,
+        giveWayMs: BULK_GIVE_WAY_MS,
+        fullScanMs: MATERIALIZER_FULL_SCAN_MS,
       },
       (dueAt) => this.wakeWorker(dueAt),
     );
@@ -224,10 +244,7 @@ export class Scheduler extends TenantApi {
     if (tenantId === this.tenantId) return this;
     let api = this.#tenants.get(tenantId);
     if (!api) {
-      api = new TenantApi(tenantId, this.store, this.clock, this.#bus, this.#targets, {
-        scheduleChanged: (at) => this.scheduleChanged(at),
-        runsInserted: (at) => this.wakeWorker(at),
-      });
+      api = new TenantApi(tenantId, this.store, this.clock, this.#bus, this.#targets, this.#hooks);
       this.#tenants.set(tenantId, api);
     }
     return api;
@@ -369,7 +386,9 @@ export class Scheduler extends TenantApi {
 
   /** @internal Schedules changed: materialise what falls due before `at`. */
   scheduleChanged(at: number | null): void {
-    if (!this.#started || at === null) return;
+    if (at === null) return;
+    this.#materializer.scheduleChanged(at);
+    if (!this.#started) return;
     this.#materializer.loop.nudge(at - this.options.lookaheadMs);
     this.#notFiredCheckFor(at);
   }

@@ -149,6 +149,11 @@ export class TenantApi {
     );
   }
 
+  /** @internal Waits while this instance's materializer is behind (bounded): a bulk put's batches give way. */
+  materializerCaughtUp(): Promise<void> {
+    return this.#engine.hooks.materializerCaughtUp();
+  }
+
   /** @internal Emits a run's transition (and wakes the worker for a scheduled one). */
   announce(t: Transition | null): void {
     if (t === null) return;

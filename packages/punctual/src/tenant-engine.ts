@@ -11,6 +11,11 @@ export interface EngineHooks {
   scheduleChanged(at: number | null): void;
   /** Runs were inserted due at `dueAt`. */
   runsInserted(dueAt: number): void;
+  /**
+   * Resolves when this instance's materializer is not behind (at once when it is not, or it does not run
+   * here), or after a bounded wait: a bulk put calls it before each batch, giving way to runs falling due.
+   */
+  materializerCaughtUp(): Promise<void>;
 }
 
 /** The wiring the tenant API's writes announce through and validate against. */

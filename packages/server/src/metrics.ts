@@ -73,6 +73,7 @@ export class Metrics {
   readonly engineErrors: Counter<'where'>;
   readonly databaseOutages: Histogram<'kind'>;
   readonly databaseUnavailable: Gauge;
+  readonly materializerBehind: Gauge;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route'>;
   readonly runsDue: Gauge;
@@ -148,8 +149,13 @@ export class Metrics {
     });
     this.materializerLag = new Histogram({
       name: 'punctual_materializer_lag_seconds',
-      help: "How late the materializer picked up a schedule's next occurrence (now minus nextFireAt)",
+      help: "How late the materializer picked up a schedule's next occurrence (after its look-ahead instant or its last change)",
       buckets: [0, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 3600],
+      registers,
+    });
+    this.materializerBehind = new Gauge({
+      name: 'punctual_materializer_behind',
+      help: '1 while the materializer picks up schedules late (bulk puts wait between batches), else 0',
       registers,
     });
     this.engineErrors = new Counter({
@@ -327,6 +333,8 @@ export class Metrics {
     on.push(s.on('schedule:notFired', (e) => this.notFired.inc({ tenant: this.#tenants.of(e.tenantId) })));
     on.push(
       s.on('materializer:advanced', ({ lagMs }) => this.materializerLag.observe(Math.max(0, lagMs) / 1000)),
+      s.on('materializer:behind', () => this.materializerBehind.set(1)),
+      s.on('materializer:caughtUp', () => this.materializerBehind.set(0)),
     );
     on.push(
       s.on('error', ({ where }) => this.engineErrors.inc({ where: where.replace(/\d+/g, 'N').slice(0, 60) })),

@@ -176,3 +176,31 @@ describe('punctual_database_unavailable and punctual_database_outage_seconds', (
     expect(after).toContain(`punctual_database_outage_seconds_sum{kind="readOnly"} ${up.durationMs / 1000}`);
   });
 });
+
+describe('punctual_materializer_behind', () => {
+  it('is 1 while the materializer picks up schedules late, and 0 once a step ends caught up', async () => {
+    await setup({ lookaheadMs: 10_000, noStart: true });
+    h.s.handle('h', () => {});
+    await h.s.migrate();
+    const t0 = h.clock.now();
+    await h.s.put({ key: 'late', spec: '@every 3600000ms', startAt: t0 + 20_000, target: { handler: 'h' } });
+    // The scheduler was down while the occurrence came within the look-ahead; its step is held mid-way.
+    await h.clock.set(t0 + 20_000);
+    const gate = deferred();
+    const reached = deferred();
+    const advance = h.s.store.advanceSchedules.bind(h.s.store);
+    h.s.store.advanceSchedules = async (a) => {
+      reached.resolve();
+      await gate.promise;
+      return advance(a);
+    };
+    expect(await m.render()).toContain('punctual_materializer_behind 0');
+    await h.s.start();
+    await reached.promise;
+    expect(await m.render()).toContain('punctual_materializer_behind 1');
+    const caught = h.waitFor('materializer:caughtUp');
+    gate.resolve();
+    await caught;
+    expect(await m.render()).toContain('punctual_materializer_behind 0');
+  });
+});

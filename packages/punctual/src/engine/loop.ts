@@ -43,6 +43,11 @@ export class Loop {
     else this.#arm(at);
   }
 
+  /** True from stop() until the next start(): a long round should end early. */
+  get stopping(): boolean {
+    return this.#stopped;
+  }
+
   /** Stops arming timers and resolves when the current round (if any) has finished. */
   async stop(): Promise<void> {
     this.#stopped = true;

@@ -7,7 +7,9 @@
 // to what comes next; one that rolls back to the previous working day is claimed and written
 // ROLL_BACK_LEAD_MS further ahead, so its rolled runs are written before they are due. Its own timer wakes it
 // at most once per `minStepMs` (a small part of the look-ahead), so schedules spread over the seconds are
-// materialised in steps of many rather than one step (and its fixed statements) per schedule.
+// materialised in steps of many rather than one step (and its fixed statements) per schedule. When its
+// claims pick up schedules late it is behind (materializer-backlog.ts) until a step ends caught up; a bulk
+// load in this process gives way to it meanwhile.
 
 import type { Clock } from '../clock.js';
 import {
@@ -26,6 +28,8 @@ import type { Schedule } from '../domain/schedule.js';
 import type { EventBus } from '../events.js';
 import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js';
 import { Loop } from './loop.js';
+import { LowWaterMark } from './low-water-mark.js';
+import { MaterializerBacklog } from './materializer-backlog.js';
 import type { SpecCache } from './spec-cache.js';
 import { resumeTimedPauses } from './timed-resume.js';
 
@@ -49,10 +53,21 @@ export interface MaterializerOptions {
    * lookaheadMs - minStepMs before it is due.
    */
   minStepMs: number;
+  /**
+   * A claim that picks up a schedule more than this after its look-ahead instant marks the materializer
+   * behind (materializer-backlog.ts) until a step ends caught up.
+   */
+  behindLagMs: number;
+  /** Longest a bulk load's batch waits for the materializer to catch up. */
+  giveWayMs: number;
+  /** Longest time between two claims from schedules_due's first entry (low-water-mark.ts). */
+  fullScanMs: number;
 }
 
 export class Materializer {
   readonly loop: Loop;
+  readonly backlog: MaterializerBacklog;
+  readonly #low: LowWaterMark;
 
   constructor(
     private readonly store: Store,
@@ -67,28 +82,51 @@ export class Materializer {
       maxSleepMs: opts.maxSleepMs,
       errorBackoffMs: 250,
     });
+    this.#low = new LowWaterMark(opts.fullScanMs);
+    this.backlog = new MaterializerBacklog(clock, bus, {
+      behindLagMs: opts.behindLagMs,
+      maxWaitMs: opts.giveWayMs,
+    });
   }
 
   async #step(): Promise<number | null> {
     const startedAt = this.clock.now();
     // Timed pauses first, so a schedule resumed now is materialised in this same step (more than a batch
     // of them: the wake-up below is then due at once).
-    await resumeTimedPauses(this.store, this.clock, this.bus, this.specs, this.opts.batchSize);
+    const resumed = await resumeTimedPauses(
+      this.store,
+      this.clock,
+      this.bus,
+      this.specs,
+      this.opts.batchSize,
+    );
+    const from = this.#low.begin(startedAt, resumed > 0);
     const chains: Promise<void>[] = [];
+    // A step ends once nothing is due, or cut short: when the scheduler stops, and after fullScanMs (the
+    // next step then starts at once), so that a backlog that lasts neither holds up a stop nor the full scan.
+    let cut = false;
     const chain = async (): Promise<void> => {
       for (;;) {
         const now = this.clock.now();
+        const horizon = now + this.opts.lookaheadMs;
+        this.#low.saw(horizon);
         const due = await this.store.claimDueSchedules({
           now,
-          horizon: now + this.opts.lookaheadMs,
+          horizon,
           limit: this.opts.batchSize,
           leaseMs: this.opts.claimLeaseMs,
           rollBackLeadMs: ROLL_BACK_LEAD_MS,
+          from,
         });
+        this.backlog.claimed(Math.max(0, ...due.map((s) => this.#lag(s, now))), now);
         const full = due.length >= this.opts.batchSize;
         if (full && chains.length < this.opts.parallel) chains.push(chain());
         await this.#advanceAll(due, now);
         if (!full) return;
+        if (this.loop.stopping || this.clock.now() - startedAt >= this.opts.fullScanMs) {
+          cut = true;
+          return;
+        }
       }
     };
     chains.push(chain());
@@ -101,8 +139,10 @@ export class Materializer {
         failure ??= { error };
       }
     }
+    this.backlog.stepEnded(this.clock.now(), failure === undefined && !cut);
+    this.#low.end(failure !== undefined ? 'failed' : cut ? 'cut' : 'caughtUp');
     if (failure) throw failure.error;
-    const next = await this.store.nextScheduleAt();
+    const next = await this.#nextScheduleAt(startedAt);
     const rolling = await this.store.nextRollingBackAt();
     const resumeAt = await this.store.nextTimedResumeAt();
     const claimAt = [next, rolling === null ? null : rolling - ROLL_BACK_LEAD_MS].filter(
@@ -118,11 +158,38 @@ export class Materializer {
     return wake === null ? resumeAt : Math.min(wake, resumeAt);
   }
 
+  /** A schedule may have come due at `at` (put, resumed, its calendar changed, here or elsewhere). */
+  scheduleChanged(at: number): void {
+    this.#low.lower(at);
+  }
+
+  /**
+   * The earliest next occurrence, from the low-water mark; from the first entry when sleeping until the
+   * bounded one would pass the next full scan (a claim lapsed below the mark is then seen as due).
+   */
+  async #nextScheduleAt(startedAt: number): Promise<number | null> {
+    const floor = this.#low.floor;
+    const bounded = floor === undefined ? null : await this.store.nextScheduleAt(floor);
+    const wake = bounded === null ? Infinity : Math.max(bounded - this.opts.lookaheadMs, startedAt);
+    if (floor !== undefined && wake <= this.#low.fullScanAt) return bounded;
+    return this.store.nextScheduleAt();
+  }
+
+  /**
+   * How long the schedule waited to be picked up: from its look-ahead instant, or from its last change when
+   * that came later (a schedule put with its first occurrence inside the look-ahead is not late).
+   */
+  #lag(s: Schedule, now: number): number {
+    if (s.nextFireAt === null) return 0;
+    return Math.max(0, now - Math.max(s.nextFireAt - this.opts.lookaheadMs, s.updatedAt));
+  }
+
   /** Advances the claimed schedules, in one store transaction when the store can batch them. */
   async #advanceAll(due: Schedule[], now: number): Promise<void> {
     const calendars = await appliedCalendarsOf(this.store, due);
     const read = await this.#overrides(due, now);
     const steps = due.map((s) => this.#plan(s, now, calendars, read));
+    for (const p of steps) if (p.advance.nextFireAt !== null) this.#low.saw(p.advance.nextFireAt);
     const results = await this.store.advanceSchedules(steps.map((p) => p.advance));
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, p.exhausted, results[i]!, now));
     if (read !== null) await this.#lateOverrides(due, now, read);
@@ -235,8 +302,7 @@ export class Materializer {
     this.bus.emit('materializer:advanced', {
       scheduleId: s.id,
       runs: result.transitions.length,
-      // How long after its look-ahead instant the schedule was picked up.
-      lagMs: s.nextFireAt === null ? 0 : Math.max(0, now - (s.nextFireAt - this.opts.lookaheadMs)),
+      lagMs: this.#lag(s, now),
     });
     if (complete) this.bus.emit('schedule:completed', { tenantId: s.tenantId, scheduleId: s.id });
     if (exhausted) {

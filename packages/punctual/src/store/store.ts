@@ -201,7 +201,9 @@ export interface Store {
    * Active schedules whose nextFireAt <= horizon, claimed for leaseMs so concurrent materializers share the
    * work (a claim only spreads work; correctness comes from advanceSchedule's compare-and-set). Those whose
    * business-day rule rolls back (`roll: "previous"`) are claimed up to `rollBackLeadMs` earlier (nextFireAt
-   * <= horizon + rollBackLeadMs), at most `limit` more of them.
+   * <= horizon + rollBackLeadMs), at most `limit` more of them. With `from`, only those whose nextFireAt >=
+   * from are claimed (the materializer's low-water mark: the index range then starts past the entries its
+   * earlier advances left behind, which PostgreSQL keeps until a vacuum); the roll-back range is not bounded.
    */
   claimDueSchedules(req: {
     now: number;
@@ -209,6 +211,7 @@ export interface Store {
     limit: number;
     leaseMs: number;
     rollBackLeadMs?: number | undefined;
+    from?: number | undefined;
   }): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /**
@@ -216,8 +219,8 @@ export interface Store {
    * advanceSchedule for each, each its own compare-and-set. Results in input order.
    */
   advanceSchedules(advances: Advance[]): Promise<AdvanceResult[]>;
-  /** Earliest nextFireAt among active schedules (for the materializer's timer). */
-  nextScheduleAt(): Promise<number | null>;
+  /** Earliest nextFireAt among active schedules, at or after `from` when given (the materializer's timer). */
+  nextScheduleAt(from?: number): Promise<number | null>;
   /** The earliest nextFireAt among active schedules whose business-day rule rolls back (`roll: "previous"`). */
   nextRollingBackAt(): Promise<number | null>;
 

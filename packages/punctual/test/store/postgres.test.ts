@@ -536,7 +536,7 @@ if (PG_URL === '') {
             ['1', `'t'`, '1', 'NULL', '2', '1', 'false', ...empty(16), '1', `'{}'`, `'c'`],
           ],
           expect_due: [dueExpectationsSql(s), ['1', '500']],
-          claim_schedules: [claimDueSchedulesSql(s), ['1', '2', '100', '30000', '0']],
+          claim_schedules: [claimDueSchedulesSql(s), ['1', '2', '100', '30000', '0', '0']],
           settle: [settleSql(s), ['1', ...empty(29)]],
         } as const;
         try {

@@ -304,8 +304,16 @@ describe('sqlite store', () => {
           .join('\n');
       // Never schedules_state (state = 'active' is every schedule), never a sort: a range in index order.
       db.exec(SCHEDULE_CLAIMS_DDL);
-      const claim = plan(CLAIM_DUE, { horizon: T0, now: T0, limit: 10, rollBackLeadMs: hour });
-      expect(claim).toMatch(/SEARCH schedules USING (COVERING )?INDEX schedules_due \(next_fire_at<\?\)/);
+      const claim = plan(CLAIM_DUE, {
+        horizon: T0,
+        now: T0,
+        limit: 10,
+        rollBackLeadMs: hour,
+        from: T0 - hour,
+      });
+      expect(claim).toMatch(
+        /SEARCH schedules USING (COVERING )?INDEX schedules_due \(next_fire_at>\? AND next_fire_at<\?\)/,
+      );
       // The claims are a primary-key probe of the TEMP table per candidate.
       expect(claim).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
       expect(claim).toMatch(/SEARCH schedules USING INDEX schedules_due_roll_back \(next_fire_at<\?\)/);
@@ -313,7 +321,7 @@ describe('sqlite store', () => {
       const overdue = plan(TAKE_OVERDUE, { cutoff: T0, limit: 10 });
       expect(overdue).toMatch(/SEARCH schedules USING INDEX schedules_due \(next_fire_at<\?\)/);
       expect(overdue).not.toMatch(/schedules_state|TEMP B-TREE/);
-      expect(plan(NEXT_SCHEDULE_AT, [])).toMatch(/COVERING INDEX schedules_due/);
+      expect(plan(NEXT_SCHEDULE_AT, [T0])).toMatch(/COVERING INDEX schedules_due \(next_fire_at>\?\)/);
       const pending = plan(PENDING_DUE, ['[1]', TENANT]);
       expect(pending).toMatch(/SEARCH runs USING INDEX runs_schedule_state \(schedule_id=\? AND state=\?\)/);
       expect(pending).not.toMatch(/runs_claim_tenant/);

@@ -31,7 +31,7 @@ export function claimDueSchedulesSql(s: string): string {
   return `
     WITH due AS (
       SELECT id FROM ${s}.schedules
-       WHERE state = 'active' AND next_fire_at <= $2
+       WHERE state = 'active' AND next_fire_at <= $2 AND next_fire_at >= $6
          AND (claimed_until IS NULL OR claimed_until <= $1)
        ORDER BY next_fire_at, id
        LIMIT $3
@@ -56,7 +56,14 @@ export function claimDueSchedulesSql(s: string): string {
  */
 export async function claimDueSchedules(
   db: PgDb,
-  req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
+  req: {
+    now: number;
+    horizon: number;
+    limit: number;
+    leaseMs: number;
+    rollBackLeadMs?: number | undefined;
+    from?: number | undefined;
+  },
 ): Promise<Schedule[]> {
   // On the hot pool (its generic plan, no sort): the custom plan of a moment with stale statistics read every
   // due schedule of a minute boundary and sorted them to take one batch (16,667 rows per claim of 200 at 1 M).
@@ -67,6 +74,7 @@ export async function claimDueSchedules(
       req.limit,
       req.leaseMs,
       req.rollBackLeadMs ?? 0,
+      req.from ?? Number.MIN_SAFE_INTEGER,
     ]),
   );
   const schedules = rows.map(toSchedule);
@@ -216,10 +224,11 @@ export async function nextRollingBackAt(db: PgDb): Promise<number | null> {
   return at === null ? null : Number(at);
 }
 
-export async function nextScheduleAt(db: PgDb): Promise<number | null> {
-  // One probe of schedules_due.
+export async function nextScheduleAt(db: PgDb, from?: number): Promise<number | null> {
+  // One probe of schedules_due, from the materializer's low-water mark.
   const rows = await db.query<{ at: number | null }>(
-    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE state = 'active'`,
+    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE state = 'active' AND next_fire_at >= $1`,
+    [from ?? Number.MIN_SAFE_INTEGER],
   );
   return rows[0]?.at ?? null;
 }

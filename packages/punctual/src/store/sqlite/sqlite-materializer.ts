@@ -28,7 +28,7 @@ const ADVANCE = `
 
 // One probe of schedules_due (its first non-null entry).
 export const NEXT_SCHEDULE_AT =
-  "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active'";
+  "SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due WHERE state = 'active' AND next_fire_at >= ?";
 
 // One probe of schedules_due_roll_back.
 const NEXT_ROLLING_BACK_AT = `SELECT MIN(next_fire_at) AS v FROM schedules INDEXED BY schedules_due_roll_back
@@ -63,7 +63,7 @@ export const CLAIM_DUE = `
   WHERE schedules.id IN (
     SELECT id FROM (
       SELECT id FROM schedules INDEXED BY schedules_due
-      WHERE state = 'active' AND next_fire_at <= @horizon AND ${UNCLAIMED}
+      WHERE state = 'active' AND next_fire_at <= @horizon AND next_fire_at >= @from AND ${UNCLAIMED}
       ORDER BY next_fire_at, id LIMIT @limit)
     UNION ALL
     SELECT id FROM (
@@ -78,7 +78,14 @@ const ready = new WeakSet<SqliteDatabase>();
 
 export function claimDueSchedules(
   sql: SqliteDatabase,
-  req: { now: number; horizon: number; limit: number; leaseMs: number; rollBackLeadMs?: number | undefined },
+  req: {
+    now: number;
+    horizon: number;
+    limit: number;
+    leaseMs: number;
+    rollBackLeadMs?: number | undefined;
+    from?: number | undefined;
+  },
 ): Schedule[] {
   if (req.limit <= 0) return [];
   if (!ready.has(sql)) {
@@ -94,6 +101,7 @@ export function claimDueSchedules(
       now: req.now,
       limit: req.limit,
       rollBackLeadMs: req.rollBackLeadMs ?? 0,
+      from: req.from ?? Number.MIN_SAFE_INTEGER,
     }) as ScheduleReadRow[];
     const claim = sql.stmt(CLAIM);
     for (const r of due) claim.run(r.id, req.now + req.leaseMs);
@@ -138,8 +146,10 @@ export function nextRollingBackAt(sql: SqliteDatabase): number | null {
   return row.v;
 }
 
-export function nextScheduleAt(sql: SqliteDatabase): number | null {
-  const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get()) as { v: number | null };
+export function nextScheduleAt(sql: SqliteDatabase, from?: number): number | null {
+  const row = sql.read(() => sql.stmt(NEXT_SCHEDULE_AT).get(from ?? Number.MIN_SAFE_INTEGER)) as {
+    v: number | null;
+  };
   return row.v;
 }
 

@@ -44,6 +44,21 @@ export function materializerTests(ctx: Ctx): void {
     expect(rest.map((s) => s.key)).toEqual(['late']);
   });
 
+  it('claims from `from` when given: schedules due before it are left, those that roll back are not bounded', async () => {
+    await create(ctx.store, { key: 'below' }, { nextFireAt: T0 - MINUTE });
+    await create(ctx.store, { key: 'at' }, { nextFireAt: T0 });
+    await create(ctx.store, { key: 'above' }, { nextFireAt: T0 + MINUTE });
+    await create(
+      ctx.store,
+      { key: 'back', calendarRules: { exclude: [], businessDays: { calendar: 'work', roll: 'previous' } } },
+      { nextFireAt: T0 - 2 * MINUTE },
+    );
+    const req = { now: T0, horizon: T0 + 2 * MINUTE, limit: 10, leaseMs: 5000 };
+    const got = await ctx.store.claimDueSchedules({ ...req, from: T0 });
+    expect(got.map((s) => s.key).sort()).toEqual(['above', 'at', 'back']);
+    expect((await ctx.store.claimDueSchedules(req)).map((s) => s.key)).toEqual(['below']);
+  });
+
   it('claims schedules that roll back up to rollBackLeadMs earlier, the others only within the horizon', async () => {
     const HOUR = 60 * MINUTE;
     const rules = (roll: 'previous' | 'next') => ({
@@ -314,6 +329,8 @@ export function materializerTests(ctx: Ctx): void {
     await create(ctx.store, { key: 'n' }, { nextFireAt: null });
     await ctx.store.pauseSchedule(TENANT, 'p', { cancelPending: false, note: null, now: T0 });
     expect(await ctx.store.nextScheduleAt()).toBe(T0 + 2 * MINUTE);
+    expect(await ctx.store.nextScheduleAt(T0 + 2 * MINUTE + 1)).toBe(T0 + 3 * MINUTE);
+    expect(await ctx.store.nextScheduleAt(T0 + 3 * MINUTE + 1)).toBeNull();
   });
 
   it('takes overdue schedules (nothing materialised their occurrence) once per occurrence', async () => {

@@ -1,0 +1,73 @@
+// The materializer's low-water mark: the earliest next occurrence its claims need to look at. On PostgreSQL
+// each advance leaves the schedule's old entry in schedules_due, below the live ones, until no snapshot can
+// see it; a claim whose range starts at the index's first entry walks every such entry (at ten million
+// schedules, 11,000 buffers for a claim of 200, and the materializer fell behind). After a step that ends
+// caught up, every active schedule due by the step's first horizon has been advanced past it (or to an
+// instant this module was shown), so the next steps claim from there. A schedule can still come due below
+// the mark: one put, resumed or whose calendar changed (announced by `lower`, from this process or as a
+// signal from another), one whose timed pause ended, or one whose claim by a crashed instance lapsed. The
+// first ones lower the mark; for the others, and for whatever else no one announced, a step claims from the
+// index's first entry at least every `fullScanMs`. It decides nothing about which runs are written, and it
+// must never raise the mark past an instant it was not shown to be drained.
+
+export class LowWaterMark {
+  /** The mark; null: the next step claims from the first entry. */
+  #mark: number | null = null;
+  /** The earliest instant announced since the current step began. */
+  #lowered = Infinity;
+  /** The earliest instant the current step was shown (its first horizon, the advances' next occurrences). */
+  #seen = Infinity;
+  #fullScanAt = -Infinity;
+  /** Where the current step claims from (undefined: the first entry). */
+  #from: number | undefined;
+
+  constructor(private readonly fullScanMs: number) {}
+
+  /**
+   * A step begins at `now`: where its claims start (undefined: from the index's first entry). `unbounded`:
+   * this step must look at every schedule (it resumed timed pauses).
+   */
+  begin(now: number, unbounded = false): number | undefined {
+    const lowered = this.#lowered;
+    this.#lowered = Infinity;
+    this.#seen = Infinity;
+    if (this.#mark === null || unbounded || now >= this.#fullScanAt) {
+      this.#fullScanAt = now + this.fullScanMs;
+      this.#from = undefined;
+    } else {
+      this.#from = Math.min(this.#mark, lowered);
+    }
+    return this.#from;
+  }
+
+  /** The step was shown that nothing it is responsible for lies below `t` (a claim's horizon, an advance's next occurrence). */
+  saw(t: number): void {
+    if (t < this.#seen) this.#seen = t;
+  }
+
+  /**
+   * The step ended: `caughtUp`, its chains drained every schedule due by their horizons (the mark rises to
+   * what it was shown); `cut`, it stopped with schedules still due (the mark stays where the step claimed
+   * from: nothing below it was touched); `failed` (from the first entry next time).
+   */
+  end(outcome: 'caughtUp' | 'cut' | 'failed'): void {
+    if (outcome === 'caughtUp' && this.#seen !== Infinity) this.#mark = this.#seen;
+    else if (outcome === 'cut' && this.#from !== undefined) this.#mark = this.#from;
+    else this.#mark = null;
+  }
+
+  /** Where claims would start now (undefined: from the first entry). */
+  get floor(): number | undefined {
+    return this.#mark === null ? undefined : Math.min(this.#mark, this.#lowered);
+  }
+
+  /** When a step next claims from the first entry, whatever the mark. */
+  get fullScanAt(): number {
+    return this.#fullScanAt;
+  }
+
+  /** A schedule may have come due at `at` (put, resumed, its calendar changed): the next step claims from there. */
+  lower(at: number): void {
+    if (at < this.#lowered) this.#lowered = at;
+  }
+}
