@@ -137,9 +137,17 @@ async function main(): Promise<void> {
   const cpu0 = process.cpuUsage();
   let failed: unknown;
   bus.on('error', (e) => (failed ??= e.error));
-  // A loop's first step claims batch after batch until none is left due; stop() waits for that step, and the
-  // still clock never fires the timer the loop arms after it.
+  // A loop's first step claims batch after batch until none is left due (the still clock never fires the
+  // timer the loop arms after it, nor cuts the step short); a stop would cut it, so the loops are stopped
+  // once every schedule has been advanced.
+  let advanced = 0;
+  const all = new Promise<void>((resolve) =>
+    bus.on('materializer:advanced', () => {
+      if (++advanced === N) resolve();
+    }),
+  );
   for (const m of materializers) m.loop.start();
+  await Promise.race([all, new Promise<void>((resolve) => bus.on('error', () => resolve()))]);
   await Promise.all(materializers.map((m) => m.loop.stop()));
   const wallS = (performance.now() - t1) / 1000;
   const cpu = process.cpuUsage(cpu0);

@@ -3,7 +3,9 @@
 // see it; a claim whose range starts at the index's first entry walks every such entry (at ten million
 // schedules, 11,000 buffers for a claim of 200, and the materializer fell behind). After a step that ends
 // caught up, every active schedule due by the step's first horizon has been advanced past it (or to an
-// instant this module was shown), so the next steps claim from there. A schedule can still come due below
+// instant this module was shown), so the next steps claim from there. Within a step each chain claims from
+// the earliest schedule of its previous claim (claims come in order; what lies below is the other chain's,
+// advanced within the step), and a step cut short leaves the mark where its chains got to. A schedule can still come due below
 // the mark: one put, resumed or whose calendar changed (announced by `lower`, from this process or as a
 // signal from another), one whose timed pause ended, or one whose claim by a crashed instance lapsed. The
 // first ones lower the mark; for the others, and for whatever else no one announced, a step claims from the
@@ -15,11 +17,11 @@ export class LowWaterMark {
   #mark: number | null = null;
   /** The earliest instant announced since the current step began. */
   #lowered = Infinity;
-  /** The earliest instant the current step was shown (its first horizon, the advances' next occurrences). */
-  #seen = Infinity;
+  /** The current step's first horizon. */
+  #horizon = Infinity;
+  /** The earliest next occurrence the current step's advances wrote. */
+  #next = Infinity;
   #fullScanAt = -Infinity;
-  /** Where the current step claims from (undefined: the first entry). */
-  #from: number | undefined;
 
   constructor(private readonly fullScanMs: number) {}
 
@@ -30,29 +32,35 @@ export class LowWaterMark {
   begin(now: number, unbounded = false): number | undefined {
     const lowered = this.#lowered;
     this.#lowered = Infinity;
-    this.#seen = Infinity;
+    this.#horizon = Infinity;
+    this.#next = Infinity;
     if (this.#mark === null || unbounded || now >= this.#fullScanAt) {
       this.#fullScanAt = now + this.fullScanMs;
-      this.#from = undefined;
-    } else {
-      this.#from = Math.min(this.#mark, lowered);
+      return undefined;
     }
-    return this.#from;
+    return Math.min(this.#mark, lowered);
   }
 
-  /** The step was shown that nothing it is responsible for lies below `t` (a claim's horizon, an advance's next occurrence). */
-  saw(t: number): void {
-    if (t < this.#seen) this.#seen = t;
+  /** A claim of the step reached up to `t`. */
+  horizon(t: number): void {
+    if (t < this.#horizon) this.#horizon = t;
+  }
+
+  /** An advance of the step moved a schedule to `t`. */
+  advanced(t: number): void {
+    if (t < this.#next) this.#next = t;
   }
 
   /**
    * The step ended: `caughtUp`, its chains drained every schedule due by their horizons (the mark rises to
-   * what it was shown); `cut`, it stopped with schedules still due (the mark stays where the step claimed
-   * from: nothing below it was touched); `failed` (from the first entry next time).
+   * the first horizon, or an earlier instant an advance wrote); `cut`, it stopped with schedules still due,
+   * its chains having claimed from `reached` at the lowest (undefined: from the first entry); `failed`, the
+   * next step claims from the first entry.
    */
-  end(outcome: 'caughtUp' | 'cut' | 'failed'): void {
-    if (outcome === 'caughtUp' && this.#seen !== Infinity) this.#mark = this.#seen;
-    else if (outcome === 'cut' && this.#from !== undefined) this.#mark = this.#from;
+  end(outcome: 'caughtUp' | 'cut' | 'failed', reached?: number): void {
+    if (outcome === 'caughtUp' && this.#horizon !== Infinity)
+      this.#mark = Math.min(this.#horizon, this.#next);
+    else if (outcome === 'cut' && reached !== undefined) this.#mark = Math.min(reached, this.#next);
     else this.#mark = null;
   }
 

@@ -105,19 +105,25 @@ export class Materializer {
     // A step ends once nothing is due, or cut short: when the scheduler stops, and after fullScanMs (the
     // next step then starts at once), so that a backlog that lasts neither holds up a stop nor the full scan.
     let cut = false;
+    // The lowest instant a chain claimed from when the step was cut (low-water-mark.ts).
+    let reached: number | undefined = Infinity;
     const chain = async (): Promise<void> => {
+      let since = from;
       for (;;) {
         const now = this.clock.now();
         const horizon = now + this.opts.lookaheadMs;
-        this.#low.saw(horizon);
+        this.#low.horizon(horizon);
         const due = await this.store.claimDueSchedules({
           now,
           horizon,
           limit: this.opts.batchSize,
           leaseMs: this.opts.claimLeaseMs,
           rollBackLeadMs: ROLL_BACK_LEAD_MS,
-          from,
+          from: since,
         });
+        // The next claim of this chain starts at this one's earliest (what lies below is the other chain's).
+        const earliest = Math.min(...due.map((s) => s.nextFireAt ?? Infinity));
+        if (earliest !== Infinity) since = Math.max(since ?? -Infinity, earliest);
         this.backlog.claimed(Math.max(0, ...due.map((s) => this.#lag(s, now))), now);
         const full = due.length >= this.opts.batchSize;
         if (full && chains.length < this.opts.parallel) chains.push(chain());
@@ -125,6 +131,7 @@ export class Materializer {
         if (!full) return;
         if (this.loop.stopping || this.clock.now() - startedAt >= this.opts.fullScanMs) {
           cut = true;
+          reached = since === undefined || reached === undefined ? undefined : Math.min(reached, since);
           return;
         }
       }
@@ -140,7 +147,7 @@ export class Materializer {
       }
     }
     this.backlog.stepEnded(this.clock.now(), failure === undefined && !cut);
-    this.#low.end(failure !== undefined ? 'failed' : cut ? 'cut' : 'caughtUp');
+    this.#low.end(failure !== undefined ? 'failed' : cut ? 'cut' : 'caughtUp', reached);
     if (failure) throw failure.error;
     const next = await this.#nextScheduleAt(startedAt);
     const rolling = await this.store.nextRollingBackAt();
@@ -189,7 +196,7 @@ export class Materializer {
     const calendars = await appliedCalendarsOf(this.store, due);
     const read = await this.#overrides(due, now);
     const steps = due.map((s) => this.#plan(s, now, calendars, read));
-    for (const p of steps) if (p.advance.nextFireAt !== null) this.#low.saw(p.advance.nextFireAt);
+    for (const p of steps) if (p.advance.nextFireAt !== null) this.#low.advanced(p.advance.nextFireAt);
     const results = await this.store.advanceSchedules(steps.map((p) => p.advance));
     steps.forEach((p, i) => this.#report(p.schedule, p.complete, p.exhausted, results[i]!, now));
     if (read !== null) await this.#lateOverrides(due, now, read);

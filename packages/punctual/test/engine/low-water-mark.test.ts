@@ -1,33 +1,37 @@
 // The materializer's low-water mark: after a step that ends caught up, claims start at its first horizon (or
-// an earlier next occurrence it wrote); an announced change lowers the mark; a failed step, or a step that
-// must look at everything, claims from the first entry, and so does one step every fullScanMs, which finds
-// a schedule below the mark that nobody announced (here a claim by a crashed instance that lapsed).
+// an earlier next occurrence it wrote), after one cut short where its chains got to; an announced change
+// lowers the mark; a failed step, or a step that must look at everything, claims from the first entry, and
+// so does one step every fullScanMs, which finds a schedule below the mark that nobody announced (here a
+// claim by a crashed instance that lapsed).
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { LowWaterMark } from '../../src/engine/low-water-mark.js';
 import { harness, type Harness } from '../support/harness.js';
 
 describe('LowWaterMark', () => {
-  it('starts unbounded, then claims from the lowest instant the last caught-up step was shown', () => {
+  it('starts unbounded, then claims from the first horizon of the last caught-up step', () => {
     const m = new LowWaterMark(5_000);
     expect(m.begin(0)).toBeUndefined();
-    m.saw(10_000);
-    m.saw(12_000);
-    m.saw(9_000); // an advance whose next occurrence is still within the horizon
+    m.horizon(10_000);
+    m.horizon(12_000);
     m.end('caughtUp');
-    expect(m.begin(1_000)).toBe(9_000);
+    expect(m.begin(1_000)).toBe(10_000);
+    m.horizon(11_000);
+    m.advanced(9_000); // an advance whose next occurrence is still within the horizon
+    m.end('caughtUp');
+    expect(m.begin(2_000)).toBe(9_000);
     expect(m.floor).toBe(9_000);
   });
 
   it('an announced change lowers the next step, also one announced during a step', () => {
     const m = new LowWaterMark(5_000);
     m.begin(0);
-    m.saw(10_000);
+    m.horizon(10_000);
     m.lower(4_000); // during the step
     m.end('caughtUp');
     expect(m.floor).toBe(4_000);
     expect(m.begin(1_000)).toBe(4_000);
-    m.saw(11_000);
+    m.horizon(11_000);
     m.end('caughtUp');
     expect(m.begin(2_000)).toBe(11_000);
   });
@@ -35,36 +39,33 @@ describe('LowWaterMark', () => {
   it('a failed step, a step told to, and one step every fullScanMs claim from the first entry', () => {
     const m = new LowWaterMark(5_000);
     m.begin(0);
-    m.saw(10_000);
+    m.horizon(10_000);
     m.end('failed');
     expect(m.begin(1_000)).toBeUndefined(); // after the failure
-    m.saw(11_000);
+    m.horizon(11_000);
     m.end('caughtUp');
     expect(m.begin(2_000, true)).toBeUndefined(); // told to (timed pauses resumed)
-    m.saw(12_000);
+    m.horizon(12_000);
     m.end('caughtUp');
     expect(m.fullScanAt).toBe(7_000);
     expect(m.begin(6_999)).toBe(12_000);
-    m.saw(17_000);
+    m.horizon(17_000);
     m.end('caughtUp');
     expect(m.begin(7_000)).toBeUndefined();
   });
 
-  it('a step cut short keeps the mark where it claimed from, an announced change included', () => {
+  it('a step cut short leaves the mark where its chains got to, or at an earlier advance', () => {
     const m = new LowWaterMark(5_000);
     m.begin(0);
-    m.saw(10_000);
-    m.end('caughtUp');
-    m.lower(8_000);
-    expect(m.begin(1_000)).toBe(8_000);
-    m.saw(11_000);
-    m.end('cut');
-    expect(m.begin(2_000)).toBe(8_000);
-    m.end('cut');
-    m.begin(7_000); // the full scan
-    m.saw(17_000);
-    m.end('cut');
-    expect(m.begin(8_000)).toBeUndefined();
+    m.horizon(10_000);
+    m.end('cut', 3_000);
+    expect(m.begin(1_000)).toBe(3_000);
+    m.horizon(11_000);
+    m.advanced(2_500);
+    m.end('cut', 6_000);
+    expect(m.begin(2_000)).toBe(2_500);
+    m.end('cut', undefined); // a chain claimed from the first entry and found nothing
+    expect(m.begin(3_000)).toBeUndefined();
   });
 });
 

@@ -17,8 +17,11 @@ const T0 = Date.parse('2026-01-05T00:00:00.000Z');
 const BATCH = 200;
 
 /** The store with its claims counted, and the most claims and advances in flight at once (chains overlapping). */
-function counted(store: Store): { store: Store; claims: { calls: number; most: number } } {
-  const claims = { calls: 0, most: 0 };
+function counted(store: Store): {
+  store: Store;
+  claims: { calls: number; most: number; from: (number | undefined)[] };
+} {
+  const claims = { calls: 0, most: 0, from: [] as (number | undefined)[] };
   let inFlight = 0;
   const wrapped = new Proxy(store, {
     get(target, prop, receiver) {
@@ -27,7 +30,10 @@ function counted(store: Store): { store: Store; claims: { calls: number; most: n
       if (prop !== 'claimDueSchedules' && prop !== 'advanceSchedules')
         return (v as () => unknown).bind(target);
       return async (...args: unknown[]) => {
-        if (prop === 'claimDueSchedules') claims.calls++;
+        if (prop === 'claimDueSchedules') {
+          claims.calls++;
+          claims.from.push((args[0] as { from?: number }).from);
+        }
         claims.most = Math.max(claims.most, ++inFlight);
         try {
           return await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
@@ -45,7 +51,10 @@ async function materializeDue(
   store: Store,
   n: number,
   stopAtOnce = false,
-): Promise<{ runsBySchedule: Map<string, number>; claims: { calls: number; most: number } }> {
+): Promise<{
+  runsBySchedule: Map<string, number>;
+  claims: { calls: number; most: number; from: (number | undefined)[] };
+}> {
   const clock = new TestClock(T0);
   const s = createScheduler({ store, clock, clockSync: { enabled: false } });
   s.handle('h', () => {});
@@ -124,6 +133,10 @@ export function materializerChainsSuite(
       expect([...runsBySchedule.values()].every((count) => count === 1)).toBe(true);
       if (overlaps) expect(claims.most).toBe(2);
       expect(claims.calls).toBeGreaterThanOrEqual(3);
+      // A fresh materializer's first claims start at the first entry; each chain's next claim starts at the
+      // earliest schedule of its previous one.
+      expect(claims.from.slice(0, 2)).toEqual([undefined, undefined]);
+      expect(claims.from.slice(2).every((f) => f !== undefined && f > T0)).toBe(true);
     });
 
     it('a stop cuts a backlog short after the batches in hand: the rest stays due', async () => {
