@@ -1,9 +1,20 @@
-// The materializer's request to the store (Advance: one schedule's new position and the runs its occurrences
-// became, a compare-and-set) and its result (AdvanceResult). Types only: they must never hold logic; the
+// The materializer's requests to the store (ScheduleClaim: the due schedules it takes; Advance: one
+// schedule's new position and the runs its occurrences became, a compare-and-set) and its result
+// (AdvanceResult). Types only: they must never hold logic; the
 // plan comes from domain/materialize-plan.ts, the write from each store.
 
 import type { RunInsert } from './run-insert.js';
 import type { Transition } from './transition.js';
+
+/** The materializer's claim of due schedules (Store.claimDueSchedules says what each field means). */
+export interface ScheduleClaim {
+  now: number;
+  horizon: number;
+  limit: number;
+  leaseMs: number;
+  rollBackLeadMs?: number | undefined;
+  from?: number | undefined;
+}
 
 /** The materializer's request to advance one schedule. Compare-and-set on (version, nextFireAt). */
 export interface Advance {

@@ -13,7 +13,7 @@ import type { OverrideRemoval, OverrideWrite } from './override-write.js';
 import type { ClaimRequest, ClaimResult } from './run-claim.js';
 import type { RunInsert } from './run-insert.js';
 import type { RerunRequest, RerunResult } from './rerun-request.js';
-import type { Advance, AdvanceResult } from './schedule-advance.js';
+import type { Advance, AdvanceResult, ScheduleClaim } from './schedule-advance.js';
 import type { PutScheduleRequest, PutScheduleResult } from './schedule-put.js';
 import type { Settlement } from './settlement.js';
 import type { Page, RevisionQuery, RunQuery, ScheduleQuery } from './store-queries.js';
@@ -23,7 +23,7 @@ export type { OverrideRemoval, OverrideWrite } from './override-write.js';
 export type { ClaimedRun, ClaimRequest, ClaimResult } from './run-claim.js';
 export type { RunInsert } from './run-insert.js';
 export type { RerunRefusal, RerunRequest, RerunResult } from './rerun-request.js';
-export type { Advance, AdvanceResult } from './schedule-advance.js';
+export type { Advance, AdvanceResult, ScheduleClaim } from './schedule-advance.js';
 export { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from './schedule-put.js';
 export { endedBeforeDelivery, settledStartedAt, type SettleOutcome, type Settlement } from './settlement.js';
 export type { Page, RevisionQuery, RunQuery, ScheduleQuery } from './store-queries.js';
@@ -205,14 +205,7 @@ export interface Store {
    * from are claimed (the materializer's low-water mark: the index range then starts past the entries its
    * earlier advances left behind, which PostgreSQL keeps until a vacuum); the roll-back range is not bounded.
    */
-  claimDueSchedules(req: {
-    now: number;
-    horizon: number;
-    limit: number;
-    leaseMs: number;
-    rollBackLeadMs?: number | undefined;
-    from?: number | undefined;
-  }): Promise<Schedule[]>;
+  claimDueSchedules(req: ScheduleClaim): Promise<Schedule[]>;
   advanceSchedule(a: Advance): Promise<AdvanceResult>;
   /**
    * Several advances (of distinct schedules) in one transaction, one commit: the same rules as

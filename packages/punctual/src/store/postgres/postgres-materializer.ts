@@ -5,7 +5,7 @@
 // schedule would cap fan-out). It must never read a clock: `now` always arrives as a parameter.
 
 import type { Schedule } from '../../domain/schedule.js';
-import type { Advance, AdvanceResult } from '../store.js';
+import type { Advance, AdvanceResult, ScheduleClaim } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import {
   columns,
@@ -54,17 +54,7 @@ export function claimDueSchedulesSql(s: string): string {
  * disjoint sets; the lease (claimed_until) keeps a schedule out of other claims while it is being advanced.
  * The schedules go into the store's schedule cache, for the claims of their runs.
  */
-export async function claimDueSchedules(
-  db: PgDb,
-  req: {
-    now: number;
-    horizon: number;
-    limit: number;
-    leaseMs: number;
-    rollBackLeadMs?: number | undefined;
-    from?: number | undefined;
-  },
-): Promise<Schedule[]> {
+export async function claimDueSchedules(db: PgDb, req: ScheduleClaim): Promise<Schedule[]> {
   // On the hot pool (its generic plan, no sort): the custom plan of a moment with stale statistics read every
   // due schedule of a minute boundary and sorted them to take one batch (16,667 rows per claim of 200 at 1 M).
   const rows = await db.hotQuery<ScheduleRow>(

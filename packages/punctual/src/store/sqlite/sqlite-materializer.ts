@@ -4,7 +4,7 @@
 // postgres-materializer.ts. It must never read a clock: `now` always arrives as a parameter.
 
 import type { Schedule } from '../../domain/schedule.js';
-import type { Advance, AdvanceResult } from '../store.js';
+import type { Advance, AdvanceResult, ScheduleClaim } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
 import { EXECUTIONS_JOIN, executionsOf, WITH_EXECUTIONS } from './sqlite-executions.js';
@@ -76,17 +76,7 @@ const CLAIM = 'INSERT OR REPLACE INTO temp.schedule_claims (id, until) VALUES (?
 /** Connections whose TEMP table and triggers exist. */
 const ready = new WeakSet<SqliteDatabase>();
 
-export function claimDueSchedules(
-  sql: SqliteDatabase,
-  req: {
-    now: number;
-    horizon: number;
-    limit: number;
-    leaseMs: number;
-    rollBackLeadMs?: number | undefined;
-    from?: number | undefined;
-  },
-): Schedule[] {
+export function claimDueSchedules(sql: SqliteDatabase, req: ScheduleClaim): Schedule[] {
   if (req.limit <= 0) return [];
   if (!ready.has(sql)) {
     // Preparing a statement on schedules first: a database never migrated is STORE_NOT_MIGRATED, not the
