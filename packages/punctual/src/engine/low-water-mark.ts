@@ -17,6 +17,8 @@ export class LowWaterMark {
   #mark: number | null = null;
   /** The earliest instant announced since the current step began. */
   #lowered = Infinity;
+  /** The instants announced since the current step began, in order (its chains lower their claims to them). */
+  #announced: number[] = [];
   /** The current step's first horizon. */
   #horizon = Infinity;
   /** The earliest next occurrence the current step's advances wrote. */
@@ -32,6 +34,7 @@ export class LowWaterMark {
   begin(now: number, unbounded = false): number | undefined {
     const lowered = this.#lowered;
     this.#lowered = Infinity;
+    this.#announced = [];
     this.#horizon = Infinity;
     this.#next = Infinity;
     if (this.#mark === null || unbounded || now >= this.#fullScanAt) {
@@ -77,5 +80,18 @@ export class LowWaterMark {
   /** A schedule may have come due at `at` (put, resumed, its calendar changed): the next step claims from there. */
   lower(at: number): void {
     if (at < this.#lowered) this.#lowered = at;
+    this.#announced.push(at);
+  }
+
+  /**
+   * Where a chain of the current step claims from next: `since`, lowered to any instant announced after
+   * the chain's `seen` first announcements (a schedule put during a long step is claimed in that step).
+   */
+  since(since: number | undefined, seen: number): { since: number | undefined; seen: number } {
+    let from = since;
+    for (let i = seen; i < this.#announced.length; i++) {
+      if (from !== undefined && this.#announced[i]! < from) from = this.#announced[i];
+    }
+    return { since: from, seen: this.#announced.length };
   }
 }

@@ -109,7 +109,10 @@ export class Materializer {
     let reached: number | undefined = Infinity;
     const chain = async (): Promise<void> => {
       let since = from;
+      let seen = 0;
       for (;;) {
+        // A schedule put (or resumed) during the step, below where this chain got to, is claimed now.
+        ({ since, seen } = this.#low.since(since, seen));
         const now = this.clock.now();
         const horizon = now + this.opts.lookaheadMs;
         this.#low.horizon(horizon);

@@ -54,6 +54,21 @@ describe('LowWaterMark', () => {
     expect(m.begin(7_000)).toBeUndefined();
   });
 
+  it('a chain lowers its next claim to an instant announced during the step, once', () => {
+    const m = new LowWaterMark(5_000);
+    m.begin(0);
+    m.horizon(10_000);
+    m.end('caughtUp');
+    m.begin(1_000);
+    expect(m.since(10_000, 0)).toEqual({ since: 10_000, seen: 0 });
+    m.lower(12_000); // above where the chain is: nothing to do
+    m.lower(7_000);
+    const first = m.since(10_000, 0);
+    expect(first).toEqual({ since: 7_000, seen: 2 });
+    expect(m.since(9_000, first.seen)).toEqual({ since: 9_000, seen: 2 });
+    expect(m.since(undefined, 0)).toEqual({ since: undefined, seen: 2 }); // from the first entry already
+  });
+
   it('a step cut short leaves the mark where its chains got to, or at an earlier advance', () => {
     const m = new LowWaterMark(5_000);
     m.begin(0);
