@@ -1,12 +1,12 @@
-// The worker: claims due runs with a lease, delivers them through their target, renews the lease while
-// delivering, and settles each attempt. Claims and settlements are batched into shared store transactions.
-// A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and cannot settle: the store
-// refuses its stale token. A deadline is checked again when a buffered or waiting run's delivery would
-// start, and store signals end held runs at once (cancelled: abort; paused: end the buffered ones). A run
-// whose target is saturated for it waits in memory (lease kept, no slot held, nothing written) and is
-// admitted when the target has room (engine/waiting-runs.ts); it never loops through the store. It never
-// decides policy itself: the domain maps outcomes to next states; one attempt's delivery against its timeout
-// is engine/deliver-attempt.ts.
+// The worker: claims due runs with a lease, delivers them through their target, renews the lease while it
+// holds them (engine/lease-heartbeat.ts), and settles each attempt. Claims and settlements are batched into
+// shared store transactions. A worker whose lease is lost (reclaimed, cancelled) aborts the delivery and
+// cannot settle: the store refuses its stale token. A deadline is checked again when a buffered or waiting
+// run's delivery would start, and store signals end held runs at once (cancelled: abort; paused: end the
+// buffered ones). A run whose target is saturated for it waits in memory (lease kept, no slot held, nothing
+// written) and is admitted when the target has room (engine/waiting-runs.ts); it never loops through the
+// store. It never decides policy itself: the domain maps outcomes to next states; one attempt's delivery
+// against its timeout is engine/deliver-attempt.ts.
 
 import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
@@ -22,6 +22,7 @@ import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { deliverAttempt } from './deliver-attempt.js';
 import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
 import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
+import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { Loop } from './loop.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
@@ -32,7 +33,7 @@ export type { WorkerOptions } from './worker-options.js';
 
 export class Worker {
   readonly loop: Loop;
-  readonly #heartbeat: Loop;
+  readonly #heartbeat: LeaseHeartbeat;
   readonly #inFlight = new Map<string, InFlight>();
   #stopping = false;
   #drained: (() => void) | undefined;
@@ -109,9 +110,13 @@ export class Worker {
       maxSleepMs: opts.maxSleepMs,
       errorBackoffMs: 250,
     });
-    this.#heartbeat = new Loop('heartbeat', clock, bus, () => this.#renew(), {
-      maxSleepMs: Math.max(1, Math.floor(opts.leaseMs / 3)),
-      errorBackoffMs: 250,
+    this.#heartbeat = new LeaseHeartbeat(store, clock, bus, opts.leaseMs, {
+      held: () => this.#inFlight.values(),
+      drop: (f, why) => this.#drop(f, why),
+      renewed: () => {
+        if (this.#executing === 0) this.#drained?.();
+        this.loop.nudge();
+      },
     });
   }
 
@@ -467,34 +472,5 @@ export class Worker {
     } else if (!f.done) this.#release(f);
     this.#inFlight.delete(f.claimed.run.id);
     this.bus.emit('lease:lost', { runId: f.claimed.run.id });
-  }
-
-  async #renew(): Promise<number | null> {
-    const now = this.clock.now();
-    // A lease that lapsed without renewal (store unreachable, stalled loop) is someone else's now.
-    for (const f of this.#inFlight.values())
-      if (!f.settled && f.leaseUntil <= now) this.#drop(f, 'lease lapsed');
-    // Every run this worker holds, including those whose settlement waits for its write (a slow or
-    // unreachable store): a lease that lapsed there would let the reaper hand the run out again, and the
-    // delivery that already happened would be repeated.
-    const live = [...this.#inFlight.values()];
-    if (live.length > 0) {
-      const held = new Set(
-        await this.store.extendLeases(
-          live.map((f) => ({ runId: f.claimed.run.id, token: f.claimed.token })),
-          now + this.opts.leaseMs,
-          now,
-        ),
-      );
-      for (const f of live) {
-        if (held.has(f.claimed.run.id)) f.leaseUntil = now + this.opts.leaseMs;
-        // Reclaimed or cancelled elsewhere: stop the delivery; its settlement would be refused anyway. A run
-        // whose settlement is on its way is left to it: written meanwhile, or refused by its fencing token.
-        else if (!f.settled) this.#drop(f, 'lease lost');
-      }
-      if (this.#executing === 0) this.#drained?.();
-      this.loop.nudge();
-    }
-    return this.clock.now() + Math.floor(this.opts.leaseMs / 3);
   }
 }
