@@ -1,7 +1,10 @@
 #!/bin/bash
 # Samples, once a minute while the punctual-postgres peer's schema exists, the lateness of the runs due in the
-# minute that ended a minute ago (`started_at - scheduled_for`: count due, count started, p50, p99, max in ms),
-# the runs started in the last minute, the schedules loaded, then pg_stat_bgwriter and a vmstat line. Run it
+# minute that ended a minute ago (`started_at - scheduled_for` of those finished: count finished, count
+# started, p50, p99, max in ms), the runs pending (scheduled and due by that minute's end, or running), the
+# schedules loaded (the statistics' live rows, approximate during a load), then pg_stat_bgwriter and a vmstat
+# line. Each query is an index range (runs_tenant_time, runs_claim, runs_lease): at ten million schedules
+# the earlier sampler's scans of runs and count of schedules took 5 s of a core every minute. Run it
 # beside a long peers run (ten million schedules), whose own result comes only at the end and only for its
 # measured minutes: this is the minute-by-minute record of the load and of the catch-up after it.
 # Usage: PUNCTUAL_BENCH_PG_URL=postgres://... bash bench/peers/lateness-sampler.sh > minutes.log
@@ -13,18 +16,20 @@ P="env PGOPTIONS=-cmax_parallel_workers_per_gather=0 psql $URL -At"
 while true; do
   if [ "$($P -c "select count(*) from pg_namespace where nspname='$S'")" = "1" ]; then
     $P -c "
-    with m as (select (extract(epoch from now())::bigint/60 - 2)*60000 as lo)
+    with m as (select (extract(epoch from now())::bigint/60 - 2)*60000 as lo),
+    f as (select r.started_at - r.scheduled_for as late, r.started_at from m, $S.runs r
+           where r.tenant_id = 'default' and r.state not in ('scheduled', 'running')
+             and r.scheduled_for >= m.lo and r.scheduled_for < m.lo + 60000)
     select to_char(to_timestamp(m.lo/1000) at time zone 'UTC','HH24:MI') as due_min,
-      count(*) as due, count(started_at) as started,
-      percentile_disc(0.5) within group (order by started_at - scheduled_for) as p50,
-      percentile_disc(0.99) within group (order by started_at - scheduled_for) as p99,
-      max(started_at - scheduled_for) as max,
-      (select count(*) from $S.runs
-        where started_at >= (extract(epoch from now())::bigint*1000 - 60000)) as started_last_min,
-      (select count(*) from $S.schedules) as schedules
-    from m, $S.runs r
-    where r.tenant_id = 'default' and r.scheduled_for >= m.lo and r.scheduled_for < m.lo + 60000
-    group by m.lo" 2>&1 | sed "s/^/$(date -u +%H:%M:%S) /"
+      (select count(*) from f) as finished, (select count(started_at) from f) as started,
+      (select percentile_disc(0.5) within group (order by late) from f) as p50,
+      (select percentile_disc(0.99) within group (order by late) from f) as p99,
+      (select max(late) from f) as max,
+      (select count(*) from $S.runs where state = 'scheduled' and priority = 0 and due_at < m.lo + 60000)
+        + (select count(*) from $S.runs where state = 'running') as pending,
+      (select n_live_tup from pg_stat_user_tables where schemaname = '$S' and relname = 'schedules')
+        as schedules
+    from m" 2>&1 | sed "s/^/$(date -u +%H:%M:%S) /"
     $P -c "select 'bgw', buffers_checkpoint, buffers_clean, buffers_backend from pg_stat_bgwriter" |
       sed "s/^/$(date -u +%H:%M:%S) /"
     vmstat 1 2 | tail -1 | sed "s/^/$(date -u +%H:%M:%S) vm /"

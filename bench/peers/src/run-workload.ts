@@ -1,8 +1,10 @@
 // Runs ONE workload for ONE peer in this (fresh) process, on an emptied store, and prints one JSON line
 // `RESULT {...}` for the driver. Lateness is measured from the benchmark's own due instants; every start is
-// recorded, so duplicates (an id started twice) and misses (an id never started) are counted for every peer.
+// recorded (for the recurring workloads, against its schedule's last fire), so duplicates (an id or occurrence
+// started twice) and misses (never started) are counted for every peer.
 // Usage: tsx run-workload.ts <peer> <workload> '<sizes json>'
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   makePeer,
   nextFire,
@@ -117,16 +119,29 @@ async function serverCpuMs(peer: Peer): Promise<number> {
   return 0;
 }
 
+const LOOP_RESOLUTION_MS = 10;
+
+/**
+ * CPU of this process and of the server per run while `fn` runs, the RSS after it, and how long this
+ * process's event loop stalled meanwhile (p99 and max of the timer delay, in ms): the peer's workers run in
+ * this process, so a stall here (a GC pause, a long synchronous step) is lateness of the peer's own making.
+ */
 async function resources(peer: Peer, fn: () => Promise<number>): Promise<Record<string, number>> {
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loop.enable();
   const cpu0 = process.cpuUsage();
   const db0 = await serverCpuMs(peer);
   const runs = await fn();
   const cpu = process.cpuUsage(cpu0);
   const db = (await serverCpuMs(peer)) - db0;
+  loop.disable();
   return {
     workerCpuMsPerRun: +((cpu.user + cpu.system) / 1000 / Math.max(1, runs)).toFixed(4),
     serverCpuMsPerRun: +(db / Math.max(1, runs)).toFixed(4),
     rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    // The histogram holds whole intervals between the monitor's timer callbacks: the stall is beyond one.
+    loopP99Ms: Math.max(0, Math.round(loop.percentile(99) / 1e6) - LOOP_RESOLUTION_MS),
+    loopMaxMs: Math.max(0, Math.round(loop.max / 1e6) - LOOP_RESOLUTION_MS),
   };
 }
 
@@ -189,27 +204,39 @@ export function spreadPhase(n: number): (i: number) => number {
 /**
  * Lateness of the fires of hourly schedules `rec-<i>` due at `phase(i)` into each hour, counted only for due
  * instants in [warm, end) once steadyState has set them (fires before, e.g. while loading, count as starts only).
+ * Every fire is checked against the schedule's last one in a fixed array (a fire of the same due instant again
+ * is a duplicate), not kept in a map: at ten million schedules a map of every fire grew to millions of entries,
+ * and each of its rehashes stopped this process (and so the peer's workers in it) for half a second or more.
  */
 interface FireWatch {
   window: { warm: number; end: number };
   /** Lateness of each (schedule, due instant) in the window, from the nearest due instant (early = negative). */
   late: Map<string, number>;
+  /** Fires of a (schedule, due instant) that had fired already, anywhere in the run. */
+  duplicates: number;
   onRun: OnRun;
 }
 
-function watchFires(starts: Starts, phase: (i: number) => number): FireWatch {
+function watchFires(n: number, phase: (i: number) => number): FireWatch {
   const window = { warm: Infinity, end: -Infinity };
   const late = new Map<string, number>();
-  const onRun: OnRun = (id) => {
-    starts.on(id);
-    if (!id.startsWith('rec-')) return;
-    const t = Date.now();
-    const offset = phase(Number(id.slice(4)));
-    const due = Math.round((t - offset) / HOUR) * HOUR + offset;
-    const key = `${id}@${due}`;
-    if (due >= window.warm && due < window.end && !late.has(key)) late.set(key, t - due);
+  const lastDue = new Float64Array(n).fill(NaN);
+  const watch: FireWatch = {
+    window,
+    late,
+    duplicates: 0,
+    onRun: (id) => {
+      const t = Date.now();
+      const i = Number(id.slice(4));
+      const offset = phase(i);
+      const due = Math.round((t - offset) / HOUR) * HOUR + offset;
+      if (lastDue[i] === due) watch.duplicates++;
+      lastDue[i] = due;
+      if (due >= window.warm && due < window.end && !late.has(`${id}@${due}`))
+        late.set(`${id}@${due}`, t - due);
+    },
   };
-  return { window, late, onRun };
+  return watch;
 }
 
 /**
@@ -225,7 +252,7 @@ async function steadyState(
   loadSeconds: number,
   phase: (i: number) => number,
   running?: FireWatch,
-): Promise<Pick<WorkloadResult, 'metrics' | 'misses'>> {
+): Promise<Pick<WorkloadResult, 'metrics' | 'misses' | 'duplicates'>> {
   const n = sizes.manySchedules;
   await checkpoint();
   const warm = nextFire('* * * * *', Date.now() + 15_000 + (sizes.settleMinutes ?? 0) * 60_000);
@@ -234,7 +261,7 @@ async function steadyState(
   for (let i = 0; i < n; i++) {
     for (let due = nextPhase(HOUR, phase(i), warm - 1); due < end; due += HOUR) expected++;
   }
-  const watch = running ?? watchFires(starts, phase);
+  const watch = running ?? watchFires(n, phase);
   Object.assign(watch.window, { warm, end });
   const late = watch.late;
   if (running === undefined) await peer.startWorkers(sizes.concurrency, watch.onRun);
@@ -254,6 +281,7 @@ async function steadyState(
       ...res,
     },
     misses: Math.max(0, expected - late.size),
+    duplicates: watch.duplicates,
   };
 }
 
@@ -267,6 +295,8 @@ export async function runWorkload(
   const starts = new Starts();
   let metrics: Record<string, number> = {};
   let misses = 0;
+  /** Duplicates counted by a FireWatch (workloads 6 and 6b), whose fires Starts does not keep. */
+  let watched = 0;
   let skipped: string | undefined;
   const DAY = 86_400_000;
   try {
@@ -367,7 +397,11 @@ export async function runWorkload(
         await peer.scheduleRecurring(n, (i) => `${i % 60} * * * *`);
         const loadSeconds = (performance.now() - t0) / 1000;
         // Schedule i fires at minute i % 60 of every hour.
-        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, (i) => (i % 60) * 60_000));
+        ({
+          metrics,
+          misses,
+          duplicates: watched,
+        } = await steadyState(peer, sizes, starts, loadSeconds, (i) => (i % 60) * 60_000));
         break;
       }
       case 'seconds-spread': {
@@ -383,12 +417,16 @@ export async function runWorkload(
         const phase = spreadPhase(n);
         // As an event emitter's schedules arrive: the workers run while they are loaded, and each schedule's
         // first fire is its moment after the instant it was written, so fires start during the load.
-        const watch = watchFires(starts, phase);
+        const watch = watchFires(n, phase);
         await peer.startWorkers(sizes.concurrency, watch.onRun);
         const t0 = performance.now();
         await peer.scheduleSpread(n, HOUR, phase);
         const loadSeconds = (performance.now() - t0) / 1000;
-        ({ metrics, misses } = await steadyState(peer, sizes, starts, loadSeconds, phase, watch));
+        ({
+          metrics,
+          misses,
+          duplicates: watched,
+        } = await steadyState(peer, sizes, starts, loadSeconds, phase, watch));
         break;
       }
     }
@@ -399,7 +437,7 @@ export async function runWorkload(
     peer: name,
     workload,
     metrics,
-    duplicates: starts.duplicates(),
+    duplicates: starts.duplicates() + watched,
     misses,
     settings: peer.settings,
   };
