@@ -174,6 +174,10 @@ export class Scheduler extends TenantApi {
       unstarted: (now, graceMs) => this.#worker.takeUnstarted(now, graceMs),
       nextUnstartedDue: () => this.#worker.nextUnstartedDue(),
       reported: () => this.#worker.wake(),
+      schedulesReported: (earliest) => {
+        this.#materializer.scheduleChanged(earliest);
+        this.#materializer.loop.nudge();
+      },
     });
     if (hasAlerts(store)) {
       const alertSleepMs = opts.alerts?.maxSleepMs ?? 5_000;

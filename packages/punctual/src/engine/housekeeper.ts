@@ -39,6 +39,13 @@ export interface HousekeeperOptions {
    * its backstop.
    */
   reported?: () => void;
+  /**
+   * Called after the report marked overdue schedules, with the earliest of their occurrences: marking them
+   * held their rows, and a materializer claim in that moment skipped them and may have raised its low-water
+   * mark past them (low-water-mark.ts), so the materializer must look from there now rather than at its next
+   * full scan.
+   */
+  schedulesReported?: (earliest: number) => void;
 }
 
 export class Housekeeper {
@@ -64,7 +71,9 @@ export class Housekeeper {
     const stuck = this.opts.unstarted?.(now, grace) ?? [];
     for (const run of [...late, ...stuck]) this.bus.emit('schedule:notFired', notFired(run));
     if (late.length > 0) this.opts.reported?.();
-    for (const s of await this.store.takeOverdueSchedules(now, grace, 1000)) {
+    const overdue = await this.store.takeOverdueSchedules(now, grace, 1000);
+    if (overdue.length > 0) this.opts.schedulesReported?.(Math.min(...overdue.map((s) => s.nextFireAt!)));
+    for (const s of overdue) {
       this.bus.emit('schedule:notFired', {
         tenantId: s.tenantId,
         scheduleId: s.id,

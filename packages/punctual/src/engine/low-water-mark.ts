@@ -7,8 +7,9 @@
 // the earliest schedule of its previous claim (claims come in order; what lies below is the other chain's,
 // advanced within the step), and a step cut short leaves the mark where its chains got to. A schedule can still come due below
 // the mark: one put, resumed or whose calendar changed (announced by `lower`, from this process or as a
-// signal from another), one whose timed pause ended, or one whose claim by a crashed instance lapsed. The
-// first ones lower the mark; for the others, and for whatever else no one announced, a step claims from the
+// signal from another), one a claim skipped while the not-fired report held its row (announced by the
+// housekeeper), one whose timed pause ended, or one whose claim by a crashed instance lapsed. The first ones
+// lower the mark; for the others, and for whatever else no one announced, a step claims from the
 // index's first entry at least every `fullScanMs`. It decides nothing about which runs are written, and it
 // must never raise the mark past an instant it was not shown to be drained.
 
