@@ -13,6 +13,7 @@ import type { Store } from '../../src/store/store.js';
 import { draft, MINUTE, T0, TENANT } from '../support/fixtures.js';
 import { sqliteDatabaseBefore } from '../support/sqlite-database-before.js';
 import { tempFolders } from '../support/temp-folders.js';
+import { pgSchemaBefore } from '../support/pg-schema-before.js';
 import { withScratchSchema } from '../support/pg-scratch-schema.js';
 
 const PG_URL = process.env.PUNCTUAL_TEST_PG_URL ?? '';
@@ -92,10 +93,8 @@ describe.runIf(PG_URL !== '' || REQUIRED)('deferred creation revisions migration
   it('keeps the revisions of a schema of the previous release, defers the new ones, and is a contract step', async () => {
     if (PG_URL === '') throw new Error('PUNCTUAL_REQUIRE_SERVICES=1 but PUNCTUAL_TEST_PG_URL is not set');
     await withScratchSchema(PG_URL, async ({ db, s, store }) => {
-      // The migrations table as the release before 25 left it (its compatible_from column included).
-      await store.migrate();
-      await db.query(`DELETE FROM ${s}.punctual_migrations WHERE version >= 25`);
-      await db.query(`ALTER TABLE ${s}.schedules DROP COLUMN created_seq, DROP COLUMN created_by`);
+      // The schema and migrations table as the release before 25 left it.
+      await pgSchemaBefore(db, s, 25);
       const { rows } = await db.query<{ id: string }>(
         `INSERT INTO ${s}.schedules ${OLD_ROW} VALUES ($1, 'old', '*/5 * * * *', 'cron', 'UTC', 'handler',
            '{"handler":"job"}', '{}', 'skip', 0, 'Every 5 minutes', 'active', 1, $2, 0, $2, $2) RETURNING id`,
