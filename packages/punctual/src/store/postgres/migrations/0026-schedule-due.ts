@@ -30,14 +30,15 @@ CREATE TABLE ${s}.schedule_due (
   claimed_until BIGINT,                         -- a materializer's lease on the schedule while it advances it
   rolls_back    BOOLEAN NOT NULL
 );
+-- Filled before its indexes are built (one sort each instead of an insert per row).
+INSERT INTO ${s}.schedule_due (schedule_id, next_fire_at, claimed_until, rolls_back)
+SELECT sc.id, sc.next_fire_at, sc.claimed_until, ${rollsBack('sc')}
+  FROM ${s}.schedules AS sc WHERE state = 'active' AND next_fire_at IS NOT NULL;
+
 -- claimDueSchedules, nextScheduleAt, takeOverdueSchedules: the queue by next occurrence.
 CREATE INDEX schedule_due_next ON ${s}.schedule_due (next_fire_at, schedule_id);
 -- claimDueSchedules (the roll-back part) and nextRollingBackAt.
 CREATE INDEX schedule_due_roll_back ON ${s}.schedule_due (next_fire_at, schedule_id) WHERE rolls_back;
-
-INSERT INTO ${s}.schedule_due (schedule_id, next_fire_at, claimed_until, rolls_back)
-SELECT sc.id, sc.next_fire_at, sc.claimed_until, ${rollsBack('sc')}
-  FROM ${s}.schedules AS sc WHERE state = 'active' AND next_fire_at IS NOT NULL;
 
 CREATE FUNCTION ${s}.schedule_due_inserted() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
