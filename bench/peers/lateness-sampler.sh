@@ -2,10 +2,10 @@
 # Samples, once a minute while the punctual-postgres peer's schema exists, the lateness of the runs due in the
 # minute that ended a minute ago (`started_at - scheduled_for` of those finished: count finished, count
 # started, p50, p99, max in ms), the runs pending (scheduled and due by that minute's end, or running), the
-# schedules loaded (the statistics' live rows, approximate during a load), then pg_stat_bgwriter and a vmstat
-# line. Each query is an index range (runs_tenant_time, runs_claim, runs_lease): at ten million schedules
-# the earlier sampler's scans of runs and count of schedules took 5 s of a core every minute. Run it
-# beside a long peers run (ten million schedules), whose own result comes only at the end and only for its
+# schedules loaded (the statistics' live rows, approximate during a load), then per table (schedules, runs)
+# its updates, HOT updates, dead rows and autovacuums, pg_stat_bgwriter and a vmstat line. Each query is an
+# index range (runs_tenant_time, runs_claim, runs_lease): at ten million schedules the earlier sampler's
+# scans of runs and count of schedules took 5 s of a core every minute. Run it beside a long peers run (ten million schedules), whose own result comes only at the end and only for its
 # measured minutes: this is the minute-by-minute record of the load and of the catch-up after it.
 # Usage: PUNCTUAL_BENCH_PG_URL=postgres://... bash bench/peers/lateness-sampler.sh > minutes.log
 # Reads only; stop it with Ctrl-C.
@@ -30,6 +30,11 @@ while true; do
       (select n_live_tup from pg_stat_user_tables where schemaname = '$S' and relname = 'schedules')
         as schedules
     from m" 2>&1 | sed "s/^/$(date -u +%H:%M:%S) /"
+    # Per table: updates, HOT updates, dead rows, autovacuums so far, and whether one is running now.
+    $P -c "select 'tbl', relname, n_tup_upd, n_tup_hot_upd, n_dead_tup, autovacuum_count,
+             (select count(*) from pg_stat_progress_vacuum v where v.relid = t.relid) as vacuuming
+             from pg_stat_user_tables t where schemaname = '$S' and relname in ('schedules', 'runs')
+             order by relname" | sed "s/^/$(date -u +%H:%M:%S) /"
     $P -c "select 'bgw', buffers_checkpoint, buffers_clean, buffers_backend from pg_stat_bgwriter" |
       sed "s/^/$(date -u +%H:%M:%S) /"
     vmstat 1 2 | tail -1 | sed "s/^/$(date -u +%H:%M:%S) vm /"

@@ -46,7 +46,7 @@ const CLAIM_BATCH = 200;
 const MATERIALIZER_MIN_STEP_MS = 250;
 
 /**
- * Longest time between two materializer claims from the due index's first entry (engine/low-water-mark.ts):
+ * Longest time between two materializer claims from schedules_due's first entry (engine/low-water-mark.ts):
  * how long a schedule below the mark that nobody announced (a crashed instance's lapsed claim) may wait.
  */
 const MATERIALIZER_FULL_SCAN_MS = 5_000;

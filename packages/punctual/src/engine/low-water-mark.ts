@@ -1,5 +1,5 @@
 // The materializer's low-water mark: the earliest next occurrence its claims need to look at. On PostgreSQL
-// each advance leaves the schedule's old entry in the queue's index (schedule_due_next), below the live ones, until no snapshot can
+// each advance leaves the schedule's old entry in schedules_due, below the live ones, until no snapshot can
 // see it; a claim whose range starts at the index's first entry walks every such entry (at ten million
 // schedules, 11,000 buffers for a claim of 200, and the materializer fell behind). After a step that ends
 // caught up, every active schedule due by the step's first horizon has been advanced past it (or to an

@@ -60,7 +60,7 @@ export interface MaterializerOptions {
   behindLagMs: number;
   /** Longest a bulk load's batch waits for the materializer to catch up. */
   giveWayMs: number;
-  /** Longest time between two claims from the due index's first entry (low-water-mark.ts). */
+  /** Longest time between two claims from schedules_due's first entry (low-water-mark.ts). */
   fullScanMs: number;
 }
 

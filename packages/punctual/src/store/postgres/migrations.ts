@@ -31,7 +31,6 @@ import * as m0022 from './migrations/0022-schedule-executions.js';
 import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
 import * as m0024 from './migrations/0024-pending-out-of-history-indexes.js';
 import * as m0025 from './migrations/0025-deferred-creation-revisions.js';
-import * as m0026 from './migrations/0026-schedule-due.js';
 
 export interface Migration {
   version: number;
@@ -104,10 +103,6 @@ export const MIGRATIONS: readonly Migration[] = [
   // such a schedule without writing its creation out first, losing that revision, and would read the runs
   // this release writes (no occurrence_id: derived) as manual runs; stop every instance.
   { version: 25, name: m0025.name, sql: m0025.sql, compatibleFrom: 25 },
-  // 26 moves the materializer's queue into schedule_due, dropping the wide row's due indexes and its claim
-  // column: a contract step, since older code claims by them (a scan of every schedule per claim, and a
-  // column that is gone); stop every instance.
-  { version: 26, name: m0026.name, sql: m0026.sql, compatibleFrom: 26 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -180,7 +180,8 @@ export async function rewindCalendarUsers(
       const earliest = Math.min(...instants);
       const next = u.next_fire_at === null ? earliest : Math.min(earliest, Number(u.next_fire_at));
       await c.query(
-        `UPDATE ${db.s}.schedules SET next_fire_at = $2, fired_count = GREATEST(0, fired_count - $3)
+        `UPDATE ${db.s}.schedules SET next_fire_at = $2, fired_count = GREATEST(0, fired_count - $3),
+                claimed_until = NULL
           WHERE id = $1`,
         [u.id, next, cancelled.length],
       );

@@ -1,6 +1,5 @@
-// The materializer's side of the PostgreSQL store: claiming due schedules from the schedule_due queue (FOR
-// UPDATE SKIP LOCKED, so instances take disjoint sets; triggers keep the queue in step with the schedules,
-// migration 26), the compare-and-set advance that inserts a schedule's runs, and the earliest
+// The materializer's side of the PostgreSQL store: claiming due schedules (FOR UPDATE SKIP LOCKED, so
+// instances take disjoint sets), the compare-and-set advance that inserts a schedule's runs, and the earliest
 // next occurrence. An advance is one statement, one round trip and one commit, for one schedule or a batch
 // (the materializer sends batches: a commit with a wake-up notification serialises on the server, so one per
 // schedule would cap fan-out). It must never read a clock: `now` always arrives as a parameter.
@@ -18,44 +17,41 @@ import {
 } from './postgres-rows.js';
 import { insertRunsSql, runValues, scheduleIdOf, transitionsOf } from './postgres-runs.js';
 
+/** The schedules that roll back (`roll: "previous"`): schedules_due_roll_back's predicate, word for word. */
+const ROLLS_BACK = `state = 'active' AND (calendar_rules -> 'businessDays' ->> 'roll') = 'previous'`;
+
 /**
- * Claims ($3) due schedules: a schedule_due_next range up to the horizon ($2) from the low-water mark ($6),
- * and a schedule_due_roll_back range up to $5 ms further (at most $3 more), claim lapsed by $1, for $4 ms.
- * Only queue rows are locked and written (migration 26): the wide rows are read, each by a primary-key probe
- * ("= ANY(ARRAY(…))": with "IN (SELECT …)" the hot pool's generic plan, which takes LIMIT $3 for thousands of
- * rows, hashed them and walked the whole primary key). A schedule changed since it was queued is still
- * answered as it is now; its advance's compare-and-set is what decides.
+ * Claims ($3) due schedules: a schedules_due range up to the horizon ($2), and a schedules_due_roll_back
+ * range up to $5 ms further (at most $3 more), claim lapsed by $1, for $4 ms. The claimed rows are found by a
+ * primary-key probe each ("= ANY(ARRAY(…))"): with "IN (SELECT …)" the hot pool's generic plan, which takes
+ * LIMIT $3 for thousands of rows, hashed them and walked the whole primary key (384 ms at 200,000 schedules).
  * A hot (prepared) statement: its columns are listed, so a migration adding one does not change its result.
  */
 export function claimDueSchedulesSql(s: string): string {
   return `
     WITH due AS (
-      SELECT schedule_id FROM ${s}.schedule_due
-       WHERE next_fire_at <= $2 AND next_fire_at >= $6
+      SELECT id FROM ${s}.schedules
+       WHERE state = 'active' AND next_fire_at <= $2 AND next_fire_at >= $6
          AND (claimed_until IS NULL OR claimed_until <= $1)
-       ORDER BY next_fire_at, schedule_id
+       ORDER BY next_fire_at, id
        LIMIT $3
        FOR UPDATE SKIP LOCKED),
     rolling AS (
-      SELECT schedule_id FROM ${s}.schedule_due
-       WHERE rolls_back AND next_fire_at <= $2::bigint + $5::bigint
+      SELECT id FROM ${s}.schedules
+       WHERE ${ROLLS_BACK} AND next_fire_at <= $2::bigint + $5::bigint
          AND (claimed_until IS NULL OR claimed_until <= $1)
-       ORDER BY next_fire_at, schedule_id
+       ORDER BY next_fire_at, id
        LIMIT $3
-       FOR UPDATE SKIP LOCKED),
-    claimed AS (
-      UPDATE ${s}.schedule_due
-         SET claimed_until = $1::bigint + $4::bigint
-       WHERE schedule_id = ANY(ARRAY(SELECT schedule_id FROM due UNION SELECT schedule_id FROM rolling))
-       RETURNING schedule_id)
-    SELECT ${columns(SCHEDULE_COLUMNS, 's')} FROM ${s}.schedules AS s
-     WHERE s.id = ANY(ARRAY(SELECT schedule_id FROM claimed)) AND s.state = 'active'`;
+       FOR UPDATE SKIP LOCKED)
+    UPDATE ${s}.schedules AS s
+       SET claimed_until = $1::bigint + $4::bigint
+     WHERE s.id = ANY(ARRAY(SELECT id FROM due UNION SELECT id FROM rolling))
+     RETURNING ${columns(SCHEDULE_COLUMNS, 's')}`;
 }
 
 /**
  * Claims active schedules due by `horizon` for `leaseMs`. SKIP LOCKED lets concurrent materializers take
- * disjoint sets; the lease (schedule_due.claimed_until) keeps a schedule out of other claims while it is
- * being advanced, until its advance (or any change of it) requeues it.
+ * disjoint sets; the lease (claimed_until) keeps a schedule out of other claims while it is being advanced.
  * The schedules go into the store's schedule cache, for the claims of their runs.
  */
 export async function claimDueSchedules(db: PgDb, req: ScheduleClaim): Promise<Schedule[]> {
@@ -85,14 +81,15 @@ export async function claimDueSchedules(db: PgDb, req: ScheduleClaim): Promise<S
  * of the same step waits for the first's row lock, re-reads the row, no longer matches and inserts nothing.
  * The compare-and-set conditions are one `(…) IS TRUE` test, which no index can serve: the primary key is
  * then the only index for this statement, whose generic plan (the hot pool's) could otherwise walk
- * schedules_tenant_key, chosen when the table was too small to tell.
+ * schedules_due or schedules_tenant_key, chosen when the table was too small to tell.
  */
 export function advanceSql(s: string): string {
   return `
     WITH adv AS (
       UPDATE ${s}.schedules
          SET next_fire_at = $5, fired_count = fired_count + $6,
-             state = CASE WHEN $7::boolean THEN 'completed' ELSE state END
+             state = CASE WHEN $7::boolean THEN 'completed' ELSE state END,
+             claimed_until = NULL
        WHERE id = $1
          AND (tenant_id = $2 AND version = $3 AND state = 'active'
               AND next_fire_at IS NOT DISTINCT FROM $4::bigint) IS TRUE
@@ -155,7 +152,8 @@ export function advanceManySql(s: string): string {
     ), adv AS (
       UPDATE ${s}.schedules AS sc
          SET next_fire_at = a.next_fire_at, fired_count = sc.fired_count + a.fired,
-             state = CASE WHEN a.complete THEN 'completed' ELSE sc.state END
+             state = CASE WHEN a.complete THEN 'completed' ELSE sc.state END,
+             claimed_until = NULL
         FROM sched AS a
        WHERE sc.id = a.id AND (SELECT count(*) FROM locked) IS NOT NULL
          AND (sc.tenant_id = a.tenant_id AND sc.version = a.version AND sc.state = 'active'
@@ -208,18 +206,18 @@ export async function advanceSchedules(db: PgDb, advances: Advance[]): Promise<A
 }
 
 export async function nextRollingBackAt(db: PgDb): Promise<number | null> {
-  // One probe of schedule_due_roll_back.
+  // One probe of schedules_due_roll_back.
   const rows = await db.query<{ at: string | number | null }>(
-    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedule_due WHERE rolls_back`,
+    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE ${ROLLS_BACK}`,
   );
   const at = rows[0]?.at ?? null;
   return at === null ? null : Number(at);
 }
 
 export async function nextScheduleAt(db: PgDb, from?: number): Promise<number | null> {
-  // One probe of schedule_due_next, from the materializer's low-water mark.
+  // One probe of schedules_due, from the materializer's low-water mark.
   const rows = await db.query<{ at: number | null }>(
-    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedule_due WHERE next_fire_at >= $1`,
+    `SELECT min(next_fire_at) AS at FROM ${db.s}.schedules WHERE state = 'active' AND next_fire_at >= $1`,
     [from ?? Number.MIN_SAFE_INTEGER],
   );
   return rows[0]?.at ?? null;
@@ -233,17 +231,15 @@ export async function takeOverdueSchedules(
   limit: number,
 ): Promise<Schedule[]> {
   if (limit <= 0) return [];
-  // schedule_due_next range; schedules already reported for this occurrence stay few (they are overdue).
-  // The wide rows are locked (the report writes them), not the queue's: a claim does not skip them.
+  // schedules_due range; schedules already reported for this occurrence stay few (they are overdue).
   const rows = await db.query<ScheduleRow>(
     `UPDATE ${db.s}.schedules AS sc SET not_fired_at = next_fire_at
-      WHERE id IN (SELECT w.id FROM ${db.s}.schedule_due AS d JOIN ${db.s}.schedules AS w
-                                 ON w.id = d.schedule_id
-                    WHERE d.next_fire_at < $1::bigint - $2::bigint
-                      AND w.state = 'active' AND w.not_fired_at IS DISTINCT FROM w.next_fire_at
-                    ORDER BY d.next_fire_at, d.schedule_id
+      WHERE id IN (SELECT id FROM ${db.s}.schedules
+                    WHERE state = 'active' AND next_fire_at < $1::bigint - $2::bigint
+                      AND not_fired_at IS DISTINCT FROM next_fire_at
+                    ORDER BY next_fire_at, id
                     LIMIT $3
-                    FOR UPDATE OF w SKIP LOCKED)
+                    FOR UPDATE SKIP LOCKED)
       RETURNING ${scheduleColumns(db.s, 'sc')}`,
     [now, graceMs, limit],
   );

@@ -66,6 +66,7 @@ export interface ScheduleRow {
   paused_at: Int8 | null;
   paused_until: Int8 | null;
   note: string | null;
+  claimed_until: Int8 | null;
   created_at: Int8;
   updated_at: Int8;
 }
@@ -187,6 +188,7 @@ export const SCHEDULE_COLUMNS: readonly (keyof ScheduleRow)[] = [
   'paused_at',
   'paused_until',
   'note',
+  'claimed_until',
   'created_at',
   'updated_at',
 ];

@@ -67,7 +67,7 @@ const UPDATE = (s: string) => `
          calendar_rules = u.calendar_rules::jsonb, expect = u.expect::jsonb, version = s.version + 1,
          next_fire_at = u.next_fire_at,
          state = CASE WHEN s.state = 'completed' THEN 'active' ELSE s.state END,
-         updated_at = u.now
+         claimed_until = NULL, updated_at = u.now
     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                 $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::int[], $13::bigint[], $14::text[],
                 $15::text[], $16::text[], $17::text[], $18::text[], $19::bigint[], $20::bigint[], $21::text[])

@@ -202,6 +202,7 @@ function created(r: InsertRow, id: number | string): PutScheduleResult {
     paused_at: r.state === 'paused' ? r.now : null,
     paused_until: null,
     note: null,
+    claimed_until: null,
     created_at: r.now,
     updated_at: r.now,
   };

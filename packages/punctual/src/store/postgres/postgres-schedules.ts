@@ -228,7 +228,7 @@ export async function pauseSchedule(
     const { rows: paused } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules AS sc
           SET state = 'paused', paused_at = COALESCE(paused_at, $2), note = $3, paused_until = $4,
-              updated_at = $2
+              claimed_until = NULL, updated_at = $2
         WHERE id = $1 AND state IN ('active', 'paused')
         RETURNING ${scheduleColumns(db.s, 'sc')}`,
       [row.id, opts.now, opts.note, opts.until ?? null],
@@ -253,7 +253,7 @@ export async function resumeSchedule(
     const { rows } = await c.query<ScheduleRow>(
       `UPDATE ${db.s}.schedules AS sc
           SET state = 'active', paused_at = NULL, paused_until = NULL, note = NULL, next_fire_at = $3,
-              updated_at = $4
+              claimed_until = NULL, updated_at = $4
         WHERE tenant_id = $1 AND key = $2 AND state = 'paused'
           AND ($5::bigint IS NULL OR paused_until <= $5::bigint)
         RETURNING ${scheduleColumns(db.s, 'sc')}`,
