@@ -5,8 +5,9 @@
 # schedules loaded (the statistics' live rows, approximate during a load), then per table (schedules, runs)
 # its updates, HOT updates, dead rows and autovacuums, pg_stat_bgwriter and a vmstat line. Each query is an
 # index range (runs_tenant_time, runs_claim, runs_lease): at ten million schedules the earlier sampler's
-# scans of runs and count of schedules took 5 s of a core every minute. Run it beside a long peers run (ten million schedules), whose own result comes only at the end and only for its
-# measured minutes: this is the minute-by-minute record of the load and of the catch-up after it.
+# scans of runs and count of schedules took 5 s of a core every minute. Run it beside a long peers run (ten
+# million schedules), whose own result comes only at the end and only for its measured minutes: this is the
+# minute-by-minute record of the load and of the catch-up after it.
 # Usage: PUNCTUAL_BENCH_PG_URL=postgres://... bash bench/peers/lateness-sampler.sh > minutes.log
 # Reads only; stop it with Ctrl-C.
 URL=${PUNCTUAL_BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/test}
