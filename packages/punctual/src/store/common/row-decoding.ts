@@ -44,8 +44,9 @@ export interface ScheduleRowShape {
   start_at: Int | null;
   end_at: Int | null;
   max_runs: number | null;
-  jitter_ms: Int;
-  description: string;
+  /** NULL for 0 (PostgreSQL, migration 26). */
+  jitter_ms: Int | null;
+  description: string | null;
   state: string;
   version: number;
   next_fire_at: Int | null;
@@ -55,7 +56,8 @@ export interface ScheduleRowShape {
   dst: unknown;
   calendar_rules: unknown;
   expect: unknown;
-  executed_count: Int;
+  /** NULL for 0 (PostgreSQL, migration 26). */
+  executed_count: Int | null;
   last_fired_at: Int | null;
   last_succeeded_at: Int | null;
   paused_at: Int | null;
@@ -163,10 +165,10 @@ export function decodeDraft(row: ScheduleRowShape, json: JsonColumn): ScheduleDr
     startAt: numOrNull(row.start_at),
     endAt: numOrNull(row.end_at),
     maxRuns: row.max_runs,
-    jitterMs: num(row.jitter_ms),
+    jitterMs: row.jitter_ms === null ? 0 : num(row.jitter_ms),
     description: describeStoredSpec(row.spec, row.spec_kind as SpecKind, row.tz),
     summary: row.summary,
-    labels: json<Record<string, string>>(row.labels)!,
+    labels: json<Record<string, string>>(row.labels) ?? {},
     dst: json<DstChoice>(row.dst),
     calendarRules: json<CalendarRules>(row.calendar_rules),
     expect: json<ScheduleExpect>(row.expect),
@@ -181,7 +183,7 @@ export function decodeSchedule(row: ScheduleRowShape, json: JsonColumn): Schedul
     version: row.version,
     nextFireAt: numOrNull(row.next_fire_at),
     materializedCount: num(row.fired_count),
-    firedCount: num(row.executed_count),
+    firedCount: row.executed_count === null ? 0 : num(row.executed_count),
     lastFiredAt: numOrNull(row.last_fired_at),
     lastSucceededAt: numOrNull(row.last_succeeded_at),
     pausedAt: numOrNull(row.paused_at),

@@ -31,6 +31,7 @@ import * as m0022 from './migrations/0022-schedule-executions.js';
 import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
 import * as m0024 from './migrations/0024-pending-out-of-history-indexes.js';
 import * as m0025 from './migrations/0025-deferred-creation-revisions.js';
+import * as m0026 from './migrations/0026-unwritten-defaults.js';
 
 export interface Migration {
   version: number;
@@ -103,6 +104,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // such a schedule without writing its creation out first, losing that revision, and would read the runs
   // this release writes (no occurrence_id: derived) as manual runs; stop every instance.
   { version: 25, name: m0025.name, sql: m0025.sql, compatibleFrom: 25 },
+  // 26 lets five schedule columns be NULL for their default (unwritten defaults): a contract step, since
+  // older code reads NULL labels as no object; stop every instance (this release's 25 asks it already).
+  { version: 26, name: m0026.name, sql: m0026.sql, compatibleFrom: 26 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

@@ -44,23 +44,23 @@ export interface ScheduleRow {
   target: Target;
   target_kind: string;
   payload: Json | null;
-  policies: unknown; // compact (store/stored-policies.ts) or, in older rows, written out in full
+  policies: unknown; // compact (store/stored-policies.ts), NULL for `{}` (migration 26), or, in older rows, written out in full
   overlap: string;
   start_at: Int8 | null;
   end_at: Int8 | null;
   max_runs: number | null;
-  jitter_ms: Int8;
-  description: string;
+  jitter_ms: Int8 | null; // NULL for 0 (migration 26), as are `labels` `{}` and `executed_count` 0
+  description: string | null;
   state: string;
   version: number;
   next_fire_at: Int8 | null;
   fired_count: Int8;
   summary: string | null;
-  labels: Record<string, string>;
+  labels: Record<string, string> | null;
   dst: DstChoice | null;
   calendar_rules: CalendarRules | null;
   expect: ScheduleExpect | null;
-  executed_count: Int8;
+  executed_count: Int8 | null;
   last_fired_at: Int8 | null;
   last_succeeded_at: Int8 | null;
   paused_at: Int8 | null;
@@ -210,7 +210,7 @@ export function scheduleColumns(s: string, alias: string): string {
       SCHEDULE_COLUMNS.filter((c) => !EXECUTION_COLUMNS.has(c)),
       alias,
     ),
-    `${alias}.executed_count + coalesce(${of('executed_count')}, 0) AS executed_count`,
+    `coalesce(${alias}.executed_count, 0) + coalesce(${of('executed_count')}, 0) AS executed_count`,
     `greatest(${alias}.last_fired_at, ${of('last_fired_at')}) AS last_fired_at`,
     `greatest(${alias}.last_succeeded_at, ${of('last_succeeded_at')}) AS last_succeeded_at`,
   ].join(', ');

@@ -8,8 +8,6 @@ import { sameDraft } from '../../domain/schedule.js';
 import { targetKind } from '../../domain/target.js';
 import { putRevision } from '../revision-record.js';
 import { putRefusal } from '../common/put-rules.js';
-import { STORED_DESCRIPTION } from '../common/row-decoding.js';
-import { compactPolicies } from '../stored-policies.js';
 import { sameAsStored, type PutScheduleRequest, type PutScheduleResult } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
@@ -24,9 +22,11 @@ import {
   type ScheduleRow,
 } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
+import { storedDefaults } from './postgres-unwritten-defaults.js';
 
-/** The schedule columns a put writes, in the order of the INSERT (postgres-schedules.ts) and the UPDATE below. */
+/** The schedule columns a put writes, in the order of the UPDATE below (NULL for a default: migration 26). */
 export function contentOf(d: PutScheduleRequest['draft']): unknown[] {
+  const stored = storedDefaults(d);
   return [
     d.spec,
     d.specKind,
@@ -34,15 +34,15 @@ export function contentOf(d: PutScheduleRequest['draft']): unknown[] {
     JSON.stringify(d.target),
     targetKind(d.target),
     jsonParam(d.payload),
-    JSON.stringify(compactPolicies(d.policies)),
+    jsonParam(stored.policies),
     d.policies.overlap,
     d.startAt,
     d.endAt,
     d.maxRuns,
-    d.jitterMs,
-    STORED_DESCRIPTION,
+    stored.jitter_ms,
+    stored.description,
     d.summary,
-    JSON.stringify(d.labels),
+    jsonParam(stored.labels),
     d.dst === null ? null : JSON.stringify(d.dst),
     d.calendarRules == null ? null : JSON.stringify(d.calendarRules),
   ];

@@ -6,12 +6,11 @@
 
 import type { PutScheduleRequest, PutScheduleResult } from '../store.js';
 import { targetKind } from '../../domain/target.js';
-import { compactPolicies } from '../stored-policies.js';
-import { STORED_DESCRIPTION } from '../common/row-decoding.js';
 import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { toSchedule, type ScheduleRow } from './postgres-rows.js';
 import { asJsonb } from './jsonb-value.js';
+import { storedDefaults } from './postgres-unwritten-defaults.js';
 
 /** The columns of a row object of the parameter, with their types (the schedules' own, and the revision's). */
 const ROW_COLUMNS = `n int, tenant_id text, key text, spec text, spec_kind text, tz text, target jsonb,
@@ -108,15 +107,14 @@ interface InsertRow {
   target: unknown;
   target_kind: string;
   payload?: unknown | undefined;
-  policies: unknown;
+  policies?: unknown;
   overlap: string;
   start_at?: number | undefined;
   end_at?: number | undefined;
   max_runs?: number | undefined;
-  jitter_ms: number;
-  description: string;
+  jitter_ms?: number | undefined;
   summary?: string | undefined;
-  labels: unknown;
+  labels?: unknown;
   dst?: unknown | undefined;
   calendar_rules?: unknown | undefined;
   expect?: unknown | undefined;
@@ -137,6 +135,7 @@ interface InsertRow {
  */
 function rowOf(r: PutScheduleRequest, n: number): InsertRow {
   const d = r.draft;
+  const stored = storedDefaults(d);
   return {
     n,
     tenant_id: text(d.tenantId),
@@ -147,15 +146,14 @@ function rowOf(r: PutScheduleRequest, n: number): InsertRow {
     target: asJsonb(d.target),
     target_kind: targetKind(d.target),
     payload: asJsonb(d.payload) ?? undefined,
-    policies: asJsonb(compactPolicies(d.policies)),
+    policies: asJsonb(stored.policies) ?? undefined,
     overlap: d.policies.overlap,
     start_at: d.startAt ?? undefined,
     end_at: d.endAt ?? undefined,
     max_runs: d.maxRuns ?? undefined,
-    jitter_ms: d.jitterMs,
-    description: STORED_DESCRIPTION,
+    jitter_ms: stored.jitter_ms ?? undefined,
     summary: d.summary == null ? undefined : text(d.summary),
-    labels: asJsonb(d.labels),
+    labels: asJsonb(stored.labels) ?? undefined,
     dst: d.dst == null ? undefined : asJsonb(d.dst),
     calendar_rules: d.calendarRules == null ? undefined : asJsonb(d.calendarRules),
     expect: d.expect == null ? undefined : asJsonb(d.expect),
@@ -180,23 +178,23 @@ function created(r: InsertRow, id: number | string): PutScheduleResult {
     target: r.target as ScheduleRow['target'],
     target_kind: r.target_kind,
     payload: (r.payload ?? null) as ScheduleRow['payload'],
-    policies: r.policies,
+    policies: r.policies ?? null,
     overlap: r.overlap,
     start_at: r.start_at ?? null,
     end_at: r.end_at ?? null,
     max_runs: r.max_runs ?? null,
-    jitter_ms: r.jitter_ms,
-    description: r.description,
+    jitter_ms: r.jitter_ms ?? null,
+    description: null,
     state: r.state,
     version: 1,
     next_fire_at: r.next_fire_at ?? null,
     fired_count: 0,
     summary: r.summary ?? null,
-    labels: r.labels as ScheduleRow['labels'],
+    labels: (r.labels ?? null) as ScheduleRow['labels'],
     dst: (r.dst ?? null) as ScheduleRow['dst'],
     calendar_rules: (r.calendar_rules ?? null) as ScheduleRow['calendar_rules'],
     expect: (r.expect ?? null) as ScheduleRow['expect'],
-    executed_count: 0,
+    executed_count: null,
     last_fired_at: null,
     last_succeeded_at: null,
     paused_at: r.state === 'paused' ? r.now : null,

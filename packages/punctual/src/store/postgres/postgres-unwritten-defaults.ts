@@ -1,0 +1,26 @@
+// The schedule columns the PostgreSQL store leaves NULL when they hold their default (migration 26): jitter
+// 0, policies when none differs from its default, no labels, and the description (derived on every read). One place
+// for the insert (postgres-schedule-inserts.ts) and the update (postgres-schedule-changes.ts), so both write
+// a draft the same way; the decoding reads NULL back as the default (store/common/row-decoding.ts). Pure: it
+// must never run a statement or read a clock.
+
+import type { ScheduleDraft } from '../../domain/schedule.js';
+import { compactPolicies } from '../stored-policies.js';
+
+/** The stored values of those columns for a draft: null where the column is left out. */
+export interface StoredDefaults {
+  policies: Record<string, unknown> | null;
+  jitter_ms: number | null;
+  description: null;
+  labels: Record<string, string> | null;
+}
+
+export function storedDefaults(d: ScheduleDraft): StoredDefaults {
+  const policies = compactPolicies(d.policies);
+  return {
+    policies: Object.keys(policies).length === 0 ? null : policies,
+    jitter_ms: d.jitterMs === 0 ? null : d.jitterMs,
+    description: null,
+    labels: Object.keys(d.labels).length === 0 ? null : d.labels,
+  };
+}
