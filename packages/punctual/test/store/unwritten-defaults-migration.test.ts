@@ -58,14 +58,23 @@ describe.runIf(PG_URL !== '' || REQUIRED)('unwritten defaults migration: postgre
 
       // The old rows read as they were written.
       const plain = await byKey(store, 'plain');
-      expect(plain).toMatchObject({ jitterMs: 0, labels: {}, firedCount: 4, description: 'Every 5 minutes, UTC' });
+      expect(plain).toMatchObject({
+        jitterMs: 0,
+        labels: {},
+        firedCount: 4,
+        description: 'Every 5 minutes, UTC',
+      });
       expect(plain.policies).toBe(DEFAULT_POLICIES);
       const set = await byKey(store, 'set');
       expect(set).toMatchObject({ jitterMs: 1500, labels: { team: 'a' }, firedCount: 0 });
       expect(set.policies).toEqual(resolvePolicies({ timeoutMs: 5000 }));
 
       // A new schedule with every default leaves them out, and reads like the old one.
-      const fresh = await store.putSchedule({ draft: draft({ key: 'fresh' }), nextFireAt: T0, now: T0 + MINUTE });
+      const fresh = await store.putSchedule({
+        draft: draft({ key: 'fresh' }),
+        nextFireAt: T0,
+        now: T0 + MINUTE,
+      });
       expect(await stored(db, s, 'fresh')).toEqual({
         jitter_ms: null,
         policies: null,
