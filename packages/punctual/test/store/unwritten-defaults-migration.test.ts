@@ -1,9 +1,9 @@
 // Unwritten defaults (PostgreSQL migration 26), on a schema of the release before: its schedules, written with
 // every default spelled out, read the same after the migration; a schedule put after it leaves jitter 0,
-// policies and labels without a setting, the description and the executed count NULL, and reads the same as
-// one that spells them out; a change writes the compact form over an old row, a setting away from a default
-// is written as before, the label filter finds only labelled schedules; the step is recorded as a contract
-// one. Needs PUNCTUAL_TEST_PG_URL; skipped without it, failed when PUNCTUAL_REQUIRE_SERVICES=1.
+// policies and labels without a setting, the zone UTC, the description, the overlap, the executed count and
+// (until its first change) updated_at NULL, and reads the same as one that spells them out; a change writes
+// the compact form over an old row and sets updated_at, a setting away from a default is written as before,
+// the label filter finds only labelled schedules; the step is recorded as a contract one. Needs PUNCTUAL_TEST_PG_URL; skipped without it, failed when PUNCTUAL_REQUIRE_SERVICES=1.
 
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,8 @@ const OLD_ROW = `INSERT INTO %s.schedules (tenant_id, key, spec, spec_kind, tz, 
 /** The stored columns migration 26 may leave NULL, of the schedule `key`. */
 async function stored(db: pg.Client, s: string, key: string): Promise<unknown> {
   const { rows } = await db.query(
-    `SELECT jitter_ms::int AS jitter_ms, policies, labels, description, executed_count::int AS executed_count
+    `SELECT jitter_ms::int AS jitter_ms, policies, labels, description, executed_count::int AS executed_count,
+            tz, overlap, updated_at::float8 AS updated_at
        FROM ${s}.schedules WHERE key = $1`,
     [key],
   );
@@ -81,24 +82,48 @@ describe.runIf(PG_URL !== '' || REQUIRED)('unwritten defaults migration: postgre
         labels: null,
         description: null,
         executed_count: null,
+        tz: null,
+        overlap: null,
+        updated_at: null,
       });
       const freshRead = await byKey(store, 'fresh');
       expect(freshRead).toEqual(fresh.schedule);
-      expect(freshRead).toMatchObject({ jitterMs: 0, labels: {}, firedCount: 0 });
+      expect(freshRead).toMatchObject({
+        jitterMs: 0,
+        labels: {},
+        firedCount: 0,
+        tz: 'UTC',
+        createdAt: T0 + MINUTE,
+        updatedAt: T0 + MINUTE,
+      });
       expect(freshRead.policies).toEqual(DEFAULT_POLICIES);
 
       // Settings away from the defaults are written as before.
-      const policies = resolvePolicies({ timeoutMs: 5000 });
-      const labelled = draft({ key: 'labelled', jitterMs: 250, labels: { team: 'a' }, policies });
+      const policies = resolvePolicies({ timeoutMs: 5000, overlap: 'skip' });
+      const labelled = draft({
+        key: 'labelled',
+        jitterMs: 250,
+        labels: { team: 'a' },
+        policies,
+        tz: 'Europe/Paris',
+      });
       const put = await store.putSchedule({ draft: labelled, nextFireAt: T0, now: T0 + MINUTE });
       expect(await stored(db, s, 'labelled')).toEqual({
         jitter_ms: 250,
-        policies: { timeoutMs: 5000 },
+        policies: { timeoutMs: 5000, overlap: 'skip' },
         labels: { team: 'a' },
         description: null,
         executed_count: null,
+        tz: 'Europe/Paris',
+        overlap: null,
+        updated_at: null,
       });
       expect(await byKey(store, 'labelled')).toEqual(put.schedule);
+      expect(put.schedule).toMatchObject({
+        tz: 'Europe/Paris',
+        description: expect.stringContaining('Europe/Paris'),
+      });
+      expect(put.schedule.policies.overlap).toBe('skip');
 
       // A change of an old row writes its defaults compact; its executed count stays.
       const changed = await store.putSchedule({
@@ -112,8 +137,19 @@ describe.runIf(PG_URL !== '' || REQUIRED)('unwritten defaults migration: postgre
         labels: null,
         description: null,
         executed_count: 4,
+        tz: null,
+        overlap: null,
+        updated_at: T0 + 2 * MINUTE,
       });
-      expect(changed.schedule).toMatchObject({ version: 2, firedCount: 4, labels: {}, jitterMs: 0 });
+      expect(changed.schedule).toMatchObject({
+        version: 2,
+        firedCount: 4,
+        labels: {},
+        jitterMs: 0,
+        tz: 'UTC',
+        createdAt: T0,
+        updatedAt: T0 + 2 * MINUTE,
+      });
       expect(await byKey(store, 'plain')).toEqual(changed.schedule);
       // …and a change back to a setting writes it.
       await store.putSchedule({

@@ -24,6 +24,9 @@ import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
  */
 export const STORED_DESCRIPTION = '';
 
+/** The zone a schedule row's NULL `tz` stands for (PostgreSQL, migration 26). */
+export const STORED_DEFAULT_TZ = 'UTC';
+
 /** A JSON column's value as the driver returns it → the value (null for SQL NULL). */
 export type JsonColumn = <T>(v: unknown) => T | null;
 
@@ -37,7 +40,8 @@ export interface ScheduleRowShape {
   key: string;
   spec: string;
   spec_kind: string;
-  tz: string;
+  /** NULL for UTC (PostgreSQL, migration 26). */
+  tz: string | null;
   target: unknown;
   payload: unknown;
   policies: unknown;
@@ -64,7 +68,8 @@ export interface ScheduleRowShape {
   paused_until: Int | null;
   note: string | null;
   created_at: Int;
-  updated_at: Int;
+  /** NULL until the first change (PostgreSQL, migration 26): the creation instant. */
+  updated_at: Int | null;
 }
 
 /** The run columns decoding reads. */
@@ -153,12 +158,13 @@ const numOrNull = (v: Int | null): number | null => (v === null ? null : Number(
 
 /** The draft a schedule row holds (what a put compares with). */
 export function decodeDraft(row: ScheduleRowShape, json: JsonColumn): ScheduleDraft {
+  const tz = row.tz ?? STORED_DEFAULT_TZ;
   return {
     tenantId: row.tenant_id,
     key: row.key,
     spec: row.spec,
     specKind: row.spec_kind as SpecKind,
-    tz: row.tz,
+    tz,
     target: json<Target>(row.target)!,
     payload: json<Json>(row.payload),
     policies: expandPolicies(json(row.policies)),
@@ -166,7 +172,7 @@ export function decodeDraft(row: ScheduleRowShape, json: JsonColumn): ScheduleDr
     endAt: numOrNull(row.end_at),
     maxRuns: row.max_runs,
     jitterMs: row.jitter_ms === null ? 0 : num(row.jitter_ms),
-    description: describeStoredSpec(row.spec, row.spec_kind as SpecKind, row.tz),
+    description: describeStoredSpec(row.spec, row.spec_kind as SpecKind, tz),
     summary: row.summary,
     labels: json<Record<string, string>>(row.labels) ?? {},
     dst: json<DstChoice>(row.dst),
@@ -190,7 +196,7 @@ export function decodeSchedule(row: ScheduleRowShape, json: JsonColumn): Schedul
     pausedUntil: numOrNull(row.paused_until),
     note: row.note,
     createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
+    updatedAt: num(row.updated_at ?? row.created_at),
   };
 }
 

@@ -40,12 +40,12 @@ export interface ScheduleRow {
   key: string;
   spec: string;
   spec_kind: string;
-  tz: string;
+  tz: string | null; // NULL for UTC (migration 26)
   target: Target;
   target_kind: string;
   payload: Json | null;
   policies: unknown; // compact (store/stored-policies.ts), NULL for `{}` (migration 26), or, in older rows, written out in full
-  overlap: string;
+  overlap: string | null; // the policies' overlap in older rows; NULL since migration 26 (never read)
   start_at: Int8 | null;
   end_at: Int8 | null;
   max_runs: number | null;
@@ -68,7 +68,7 @@ export interface ScheduleRow {
   note: string | null;
   claimed_until: Int8 | null;
   created_at: Int8;
-  updated_at: Int8;
+  updated_at: Int8 | null; // NULL until the first change (migration 26)
 }
 
 export interface RunRow {

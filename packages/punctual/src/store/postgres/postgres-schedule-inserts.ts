@@ -14,7 +14,7 @@ import { storedDefaults } from './postgres-unwritten-defaults.js';
 
 /** The columns of a row object of the parameter, with their types (the schedules' own, and the revision's). */
 const ROW_COLUMNS = `n int, tenant_id text, key text, spec text, spec_kind text, tz text, target jsonb,
-  target_kind text, payload jsonb, policies jsonb, overlap text, start_at bigint, end_at bigint, max_runs int,
+  target_kind text, payload jsonb, policies jsonb, start_at bigint, end_at bigint, max_runs int,
   jitter_ms bigint, description text, summary text, labels jsonb, dst jsonb, calendar_rules jsonb,
   expect jsonb, state text, next_fire_at bigint, now bigint, actor text, change text, from_version int`;
 
@@ -31,13 +31,13 @@ const ROW_COLUMNS = `n int, tenant_id text, key text, spec text, spec_kind text,
 function insertSql(s: string): string {
   return `WITH u AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS u(${ROW_COLUMNS})),
      ins AS (INSERT INTO ${s}.schedules (tenant_id, key, spec, spec_kind, tz, target, target_kind, payload,
-               policies, overlap, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst,
+               policies, start_at, end_at, max_runs, jitter_ms, description, summary, labels, dst,
                calendar_rules, expect, state, paused_at, version, next_fire_at, fired_count, created_at,
                updated_at, created_seq, created_by)
              SELECT u.tenant_id, u.key, u.spec, u.spec_kind, u.tz, u.target, u.target_kind, u.payload,
-                    u.policies, u.overlap, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
+                    u.policies, u.start_at, u.end_at, u.max_runs, u.jitter_ms, u.description,
                     u.summary, u.labels, u.dst, u.calendar_rules, u.expect, u.state,
-                    CASE WHEN u.state = 'paused' THEN u.now END, 1, u.next_fire_at, 0, u.now, u.now,
+                    CASE WHEN u.state = 'paused' THEN u.now END, 1, u.next_fire_at, 0, u.now, NULL,
                     CASE WHEN u.change = 'created'
                          THEN nextval(pg_get_serial_sequence('${s}.schedule_revisions', 'seq')) END,
                     CASE WHEN u.change = 'created' THEN u.actor END
@@ -103,12 +103,11 @@ interface InsertRow {
   key: string;
   spec: string;
   spec_kind: string;
-  tz: string;
+  tz?: string | undefined;
   target: unknown;
   target_kind: string;
   payload?: unknown | undefined;
   policies?: unknown;
-  overlap: string;
   start_at?: number | undefined;
   end_at?: number | undefined;
   max_runs?: number | undefined;
@@ -142,12 +141,11 @@ function rowOf(r: PutScheduleRequest, n: number): InsertRow {
     key: text(d.key),
     spec: text(d.spec),
     spec_kind: d.specKind,
-    tz: text(d.tz),
+    tz: stored.tz === null ? undefined : text(stored.tz),
     target: asJsonb(d.target),
     target_kind: targetKind(d.target),
     payload: asJsonb(d.payload) ?? undefined,
     policies: asJsonb(stored.policies) ?? undefined,
-    overlap: d.policies.overlap,
     start_at: d.startAt ?? undefined,
     end_at: d.endAt ?? undefined,
     max_runs: d.maxRuns ?? undefined,
@@ -174,12 +172,12 @@ function created(r: InsertRow, id: number | string): PutScheduleResult {
     key: r.key,
     spec: r.spec,
     spec_kind: r.spec_kind,
-    tz: r.tz,
+    tz: r.tz ?? null,
     target: r.target as ScheduleRow['target'],
     target_kind: r.target_kind,
     payload: (r.payload ?? null) as ScheduleRow['payload'],
     policies: r.policies ?? null,
-    overlap: r.overlap,
+    overlap: null,
     start_at: r.start_at ?? null,
     end_at: r.end_at ?? null,
     max_runs: r.max_runs ?? null,
@@ -202,7 +200,7 @@ function created(r: InsertRow, id: number | string): PutScheduleResult {
     note: null,
     claimed_until: null,
     created_at: r.now,
-    updated_at: r.now,
+    updated_at: null,
   };
   return { schedule: toSchedule(row), created: true, changed: true, transitions: [] };
 }

@@ -1,10 +1,12 @@
 // The schedule columns the PostgreSQL store leaves NULL when they hold their default (migration 26): jitter
-// 0, policies when none differs from its default, no labels, and the description (derived on every read). One place
-// for the insert (postgres-schedule-inserts.ts) and the update (postgres-schedule-changes.ts), so both write
-// a draft the same way; the decoding reads NULL back as the default (store/common/row-decoding.ts). Pure: it
+// 0, policies when none differs from its default, no labels, the zone UTC, and two columns never written:
+// the description (derived on every read) and `overlap` (read from the policies, never by SQL). One place for
+// the insert (postgres-schedule-inserts.ts) and the update (postgres-schedule-changes.ts), so both write a
+// draft the same way; the decoding reads NULL back as the default (store/common/row-decoding.ts). Pure: it
 // must never run a statement or read a clock.
 
 import type { ScheduleDraft } from '../../domain/schedule.js';
+import { STORED_DEFAULT_TZ } from '../common/row-decoding.js';
 import { compactPolicies } from '../stored-policies.js';
 
 /** The stored values of those columns for a draft: null where the column is left out. */
@@ -13,6 +15,8 @@ export interface StoredDefaults {
   jitter_ms: number | null;
   description: null;
   labels: Record<string, string> | null;
+  tz: string | null;
+  overlap: null;
 }
 
 export function storedDefaults(d: ScheduleDraft): StoredDefaults {
@@ -22,5 +26,7 @@ export function storedDefaults(d: ScheduleDraft): StoredDefaults {
     jitter_ms: d.jitterMs === 0 ? null : d.jitterMs,
     description: null,
     labels: Object.keys(d.labels).length === 0 ? null : d.labels,
+    tz: d.tz === STORED_DEFAULT_TZ ? null : d.tz,
+    overlap: null,
   };
 }
