@@ -95,10 +95,10 @@ async function load(db: pg.Pool): Promise<void> {
   // Priorities: 2% at 5, 2% at -1, the rest 0.
   await timed(`pending runs (${RUNS})`, () =>
     db.query(
-      `INSERT INTO ${S}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
-         occurrence_id, kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
+      `INSERT INTO ${S}.runs (tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence,
+         kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
          created_at)
-       SELECT 't' || (sid % ${TENANTS}), sid, 's' || sid, 1, sid || ':' || sf, sid || ':' || sf, 'scheduled',
+       SELECT 't' || (sid % ${TENANTS}), sid, 's' || sid, 1, true, 'scheduled',
               'scheduled', sf, sf, CASE g % 50 WHEN 0 THEN 5 WHEN 1 THEN -1 ELSE 0 END, 0, 3, 0,
               CASE sid % 10 WHEN 0 THEN 'skip' WHEN 1 THEN 'bufferAll' ELSE 'allow' END, $1::bigint - ${DAY}
          FROM (SELECT g, 1 + (g % $3::bigint) AS sid,
@@ -124,10 +124,10 @@ async function load(db: pg.Pool): Promise<void> {
   // History: succeeded runs of the busiest 1,000 schedules (about 1,000 each), one per 5 minutes backwards.
   await timed(`history runs (${HISTORY})`, () =>
     db.query(
-      `INSERT INTO ${S}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
-         occurrence_id, kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
+      `INSERT INTO ${S}.runs (tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence,
+         kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
          created_at, started_at, finished_at, attempt_started_at)
-       SELECT 't' || (sid % ${TENANTS}), sid, 's' || sid, 1, sid || ':' || sf, sid || ':' || sf, 'scheduled',
+       SELECT 't' || (sid % ${TENANTS}), sid, 's' || sid, 1, true, 'scheduled',
               'succeeded', sf, sf, 0, 1, 3, 0, 'allow', sf, sf, sf + 200, sf
          FROM (SELECT g, 1 + (g % 1000) AS sid, $1::bigint - 300000 * (1 + g / 1000) AS sf
                  FROM generate_series(1, $2::bigint) AS g) AS x`,
@@ -290,7 +290,7 @@ async function main(): Promise<void> {
         top,
         NOW,
         Number.MIN_SAFE_INTEGER,
-        0,
+        [],
         WAITING_OVERLAPS,
         20,
       ]),
@@ -298,7 +298,7 @@ async function main(): Promise<void> {
         0,
         NOW,
         Number.MIN_SAFE_INTEGER,
-        0,
+        [],
         WAITING_OVERLAPS,
         20,
       ]),
@@ -306,7 +306,7 @@ async function main(): Promise<void> {
         0,
         NOW - DAY,
         Number.MIN_SAFE_INTEGER,
-        0,
+        [],
         WAITING_OVERLAPS,
         20,
       ]),

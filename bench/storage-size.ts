@@ -5,8 +5,11 @@
 // PostgreSQL) with the bytes per schedule and per pending run. It only measures: no setting is changed.
 //
 //   npx tsx bench/storage-size.ts [--store sqlite|postgres|both] [--schedules 100000] [--runs 100000]
+//     [--instants minutes|seconds]
+//   --instants: the pending runs fall on the 60 minutes of the hour (default: every schedule fires on a minute
+//   boundary, so many runs share an instant) or on its 3,600 seconds (schedules created at arbitrary times).
 //   PUNCTUAL_BENCH_PG_URL names the PostgreSQL database (default postgres://postgres@127.0.0.1:5432/test);
-//   the schema bench_storage is dropped and made again.
+//   the schema bench_storage is dropped and made again; with --keep it is left after the run, to inspect.
 
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,6 +30,11 @@ function arg(name: string, fallback: string): string {
 }
 const SCHEDULES = Number(arg('schedules', '100000'));
 const RUNS = Number(arg('runs', '100000'));
+const KEEP = process.argv.includes('--keep');
+const INSTANTS = arg('instants', 'minutes');
+if (INSTANTS !== 'minutes' && INSTANTS !== 'seconds') throw new Error('--instants is minutes or seconds');
+/** Where the j-th pending run falls within its hour. */
+const offsetOf = (j: number): number => (INSTANTS === 'minutes' ? (j % 60) * 60_000 : (j % 3600) * 1000);
 const STORES = arg('store', 'both') === 'both' ? ['sqlite', 'postgres'] : [arg('store', 'both')];
 
 /** Bytes by table or index name. */
@@ -82,7 +90,7 @@ async function postgresTarget(): Promise<Target> {
     },
     close: async () => {
       await scheduler.close();
-      await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
+      if (!KEEP) await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
       await client.end();
     },
   };
@@ -122,7 +130,7 @@ async function measure(kind: string): Promise<void> {
   for (let i = 0; i < RUNS; i += 1000) {
     const runs: RunInsert[] = [];
     for (let j = i; j < Math.min(RUNS, i + 1000); j++) {
-      const at = first + Math.floor(j / ids.length) * HOUR + (j % 60) * 60_000;
+      const at = first + Math.floor(j / ids.length) * HOUR + offsetOf(j);
       runs.push({
         tenantId: 'default',
         scheduleId: ids[j % ids.length]!,
@@ -145,7 +153,9 @@ async function measure(kind: string): Promise<void> {
     await s.store.insertRuns(runs, now);
   }
   const withRuns = await t.sizes();
-  console.log(`\n### ${kind}: ${SCHEDULES} schedules, then ${RUNS} pending runs\n`);
+  console.log(
+    `\n### ${kind}: ${SCHEDULES} schedules, then ${RUNS} pending runs on the ${INSTANTS} of the hour\n`,
+  );
   console.log('| object | MB | bytes per schedule |\n| --- | ---: | ---: |');
   console.log(growth(empty, withSchedules, SCHEDULES).join('\n'));
   console.log('\n| object | MB | bytes per pending run |\n| --- | ---: | ---: |');

@@ -113,10 +113,15 @@ describe.runIf(PG_URL !== '' || REQUIRED)('derived occurrence ids: postgres', ()
       expect(read).toEqual(expected(scheduleId, runs));
       await db.query(`UPDATE ${s}.runs SET occurrence_id = NULL`);
       expect(await rerunCancelled(store, scheduleId, runs[0]![0])).toBe('scheduled');
-      const { rows: keys } = await db.query(`SELECT occurrence_key FROM ${s}.runs WHERE id = $1`, [
-        runs[0]![0],
+      // The rerun run holds its occurrence again (migration 27: a flag on the row, runs_occurrence).
+      const { rows: keys } = await db.query(
+        `SELECT holds_occurrence, schedule_id::text AS schedule_id, scheduled_for::text AS scheduled_for
+           FROM ${s}.runs WHERE id = $1`,
+        [runs[0]![0]],
+      );
+      expect(keys).toEqual([
+        { holds_occurrence: true, schedule_id: scheduleId, scheduled_for: String(T0 + MINUTE) },
       ]);
-      expect(keys).toEqual([{ occurrence_key: `${scheduleId}:${T0 + MINUTE}` }]);
     });
   });
 });

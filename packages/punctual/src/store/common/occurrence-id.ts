@@ -19,7 +19,7 @@ export function storedOccurrenceId(row: {
 }
 
 /**
- * SQL (both dialects) of a run's occurrence key text, NULL for a manual run: what a rerun takes back as its
+ * SQL of a run's occurrence key text, NULL for a manual run: what a rerun on SQLite takes back as its
  * occurrence key. `alias` qualifies the columns (`r.`), or is ''.
  */
 export function occurrenceKeySql(alias = ''): string {

@@ -32,6 +32,7 @@ import * as m0023 from './migrations/0023-running-out-of-history-indexes.js';
 import * as m0024 from './migrations/0024-pending-out-of-history-indexes.js';
 import * as m0025 from './migrations/0025-deferred-creation-revisions.js';
 import * as m0026 from './migrations/0026-unwritten-defaults.js';
+import * as m0027 from './migrations/0027-held-occurrences.js';
 
 export interface Migration {
   version: number;
@@ -107,6 +108,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // 26 lets five schedule columns be NULL for their default (unwritten defaults): a contract step, since
   // older code reads NULL labels as no object; stop every instance (this release's 25 asks it already).
   { version: 26, name: m0026.name, sql: m0026.sql, compatibleFrom: 26 },
+  // 27 replaces the occurrence key by a flag and a unique index on (schedule, instant): a contract step,
+  // since older code inserts runs ON CONFLICT on the dropped key; stop every instance (as 25 and 26 ask).
+  { version: 27, name: m0027.name, sql: m0027.sql, compatibleFrom: 27 },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

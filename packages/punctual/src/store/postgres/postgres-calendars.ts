@@ -161,7 +161,7 @@ export async function rewindCalendarUsers(
     for (const u of users) {
       const { rows: cancelled } = await c.query<RunRow>(
         `UPDATE ${db.s}.runs SET state = 'cancelled', reason = 'calendarChanged', finished_at = $2,
-                occurrence_key = NULL
+                holds_occurrence = NULL
           WHERE schedule_id = $1 AND state = 'scheduled' AND kind = 'scheduled'
           RETURNING *`,
         [u.id, req.now],

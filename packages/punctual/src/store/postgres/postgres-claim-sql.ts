@@ -17,20 +17,20 @@ export function priorityLevelsSql(s: string): string {
 }
 
 /**
- * One level's candidates (priority $1, due by $2, after the keyset ($3, $4), waiting overlaps $5, limit $6),
- * locked FOR UPDATE SKIP LOCKED: the per-level search the page statement below is built from, kept for the
- * EXPLAIN script.
+ * One level's candidates (priority $1, due by $2, due from $3, leaving out the ids $4, waiting overlaps $5,
+ * limit $6), locked FOR UPDATE SKIP LOCKED: the per-level search the page statement below is built from, kept
+ * for the EXPLAIN script.
  */
 export function claimCandidatesSql(s: string): string {
   return `
     SELECT * FROM ${s}.runs AS r
      WHERE r.state = 'scheduled' AND r.priority = $1 AND r.due_at <= $2
-       AND (r.due_at, r.id) > ($3::bigint, $4::bigint)
+       AND r.due_at >= $3::bigint AND r.id <> ALL($4::bigint[])
        AND NOT (r.overlap = ANY($5::text[])
                 AND EXISTS (SELECT 1 FROM ${s}.runs AS x
                              WHERE x.schedule_id = r.schedule_id AND x.state = 'running'
                              OFFSET 0))
-     ORDER BY r.due_at, r.id
+     ORDER BY r.due_at
      LIMIT $6
      FOR UPDATE OF r SKIP LOCKED`;
 }
@@ -130,7 +130,8 @@ function fast(p: ClaimParams): string {
  * whether the claim must be shared among tenants instead.
  *
  * `level` lists the priorities highest first (one runs_claim probe each); for each level, `c` takes the due
- * range of runs_claim in (due_at, id) order with FOR UPDATE SKIP LOCKED (due by `dueBy` for overlap `allow`,
+ * range of runs_claim in due_at order (the runs of one instant in any order: migration 27 dropped the id
+ * from the index so that they share one deduplicated key) with FOR UPDATE SKIP LOCKED (due by `dueBy` for overlap `allow`,
  * whose lease decides nothing and can be taken early; by `now` for the others), and the outer LIMIT stops the walk
  * (lazily: a lower level is probed only while the page is not full, and no more rows are locked than the
  * page holds). Waiting runs (overlap in `waiting`) of a schedule that has a running run are left out;
@@ -172,7 +173,7 @@ export function claimCtes(s: string, p: ClaimParams, fairCheck: boolean): string
                                         WHERE x.schedule_id = r.schedule_id
                                           AND x.state IN ('scheduled', 'running') AND x.state <> 'scheduled'
                                         OFFSET 0))
-                ORDER BY r.due_at, r.id
+                ORDER BY r.due_at
                 LIMIT ${p.limit}
                 FOR UPDATE OF r SKIP LOCKED) AS r
        WHERE level.p IS NOT NULL AND NOT (SELECT shared FROM fair)

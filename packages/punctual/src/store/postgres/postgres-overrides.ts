@@ -7,7 +7,6 @@
 import { PunctualError } from '../../errors.js';
 import type { Json } from '../../domain/json.js';
 import type { OccurrenceOverride, OverrideKind } from '../../domain/occurrence-override.js';
-import { occurrenceIdOf } from '../../domain/run.js';
 import { occurrenceAction, type FoundRun } from '../override-rules.js';
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
@@ -60,11 +59,12 @@ async function follow(
     });
   }
   const next = found[0].next_fire_at === null ? null : Number(found[0].next_fire_at);
-  const key = occurrenceIdOf(id, run.scheduledFor);
-  // Waits for a claim in progress on the run, then reads the state it committed.
+  // The run holding the occurrence (runs_occurrence). Waits for a claim in progress on the run, then reads
+  // the state it committed.
   const { rows: holders } = await c.query<FoundRun>(
-    `SELECT state, reason FROM ${db.s}.runs WHERE occurrence_key = $1 FOR UPDATE`,
-    [key],
+    `SELECT state, reason FROM ${db.s}.runs
+      WHERE schedule_id = $1 AND scheduled_for = $2 AND holds_occurrence FOR UPDATE`,
+    [id, run.scheduledFor],
   );
   // The occurrence's latest record: runs_tenant_key_time for the finished runs (it holds no pending run,
   // migrations 23 and 24), runs_lease for a running one, runs_schedule_pending for a scheduled one.
@@ -87,11 +87,11 @@ async function follow(
     `UPDATE ${db.s}.runs
         SET state = $2, due_at = $3, expires_at = $4, payload = $5::jsonb, reason = $6, details = $7::jsonb,
             finished_at = CASE WHEN $2 = 'scheduled' THEN NULL ELSE $8::bigint END,
-            occurrence_key = CASE WHEN $2 = 'scheduled' THEN occurrence_key END
-      WHERE occurrence_key = $1 AND state = 'scheduled'
+            holds_occurrence = CASE WHEN $2 = 'scheduled' THEN true END
+      WHERE schedule_id = $1 AND scheduled_for = $9 AND holds_occurrence AND state = 'scheduled'
       RETURNING *`,
     [
-      key,
+      id,
       run.state,
       run.dueAt,
       run.expiresAt,
@@ -99,6 +99,7 @@ async function follow(
       run.reason,
       jsonParam(run.details),
       now,
+      run.scheduledFor,
     ],
   );
   if (rows[0] === undefined) return null;

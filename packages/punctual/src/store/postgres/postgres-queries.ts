@@ -174,7 +174,7 @@ export function takeNotFiredSql(s: string): string {
                      SELECT r.id, r.due_at FROM ${s}.runs AS r
                       WHERE r.state = 'scheduled' AND r.priority = level.p
                         AND r.due_at < $1::bigint - $2::bigint AND NOT r.not_fired_reported
-                      ORDER BY r.due_at, r.id
+                      ORDER BY r.due_at
                       LIMIT $3
                       FOR UPDATE OF r SKIP LOCKED) AS c
                   WHERE level.p IS NOT NULL

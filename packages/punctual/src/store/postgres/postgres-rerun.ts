@@ -7,13 +7,13 @@ import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import { ID_RE, toRun, type RunRow } from './postgres-rows.js';
-import { occurrenceKeySql } from '../common/occurrence-id.js';
 
 interface Found {
   id: string;
   state: RunState;
-  occurrence_id: string | null;
-  occurrence_key: string | null;
+  kind: string;
+  scheduled_for: string;
+  holds_occurrence: boolean | null;
 }
 
 export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResult> {
@@ -24,29 +24,33 @@ export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResul
   }
   return db.tx(async (c) => {
     const { rows: found } = await c.query<Found>(
-      `SELECT id::text AS id, state, ${occurrenceKeySql()} AS occurrence_id, occurrence_key FROM ${db.s}.runs
+      `SELECT id::text AS id, state, kind, scheduled_for::text AS scheduled_for, holds_occurrence FROM ${db.s}.runs
         WHERE id = ANY($1::bigint[]) AND tenant_id = $2 AND schedule_id = $3
         ORDER BY id FOR UPDATE`,
       [ids, req.tenantId, req.scheduleId],
     );
     const byId = new Map(found.map((r) => [r.id, r]));
-    const wanted = found.filter((r) => r.occurrence_key === null && r.occurrence_id !== null);
+    // A run that released its occurrence (not a manual one, which never holds one) takes it back unless
+    // another run of the schedule holds it now (runs_occurrence).
+    const releasedOccurrence = (r: Found): boolean => r.holds_occurrence !== true && r.kind !== 'manual';
+    const wanted = found.filter(releasedOccurrence);
     const { rows: holders } =
       wanted.length === 0
-        ? { rows: [] as { id: string; occurrence_key: string }[] }
-        : await c.query<{ id: string; occurrence_key: string }>(
-            `SELECT id::text AS id, occurrence_key FROM ${db.s}.runs WHERE occurrence_key = ANY($1::text[])`,
-            [wanted.map((r) => r.occurrence_id)],
+        ? { rows: [] as { id: string; scheduled_for: string }[] }
+        : await c.query<{ id: string; scheduled_for: string }>(
+            `SELECT id::text AS id, scheduled_for::text AS scheduled_for FROM ${db.s}.runs
+              WHERE schedule_id = $1 AND scheduled_for = ANY($2::bigint[]) AND holds_occurrence`,
+            [req.scheduleId, wanted.map((r) => r.scheduled_for)],
           );
-    const heldBy = new Map(holders.map((h) => [h.occurrence_key, h.id]));
+    const heldBy = new Map(holders.map((h) => [h.scheduled_for, h.id]));
     const refused: RerunRefusal[] = [];
     const go: Found[] = [];
     for (const runId of asked) {
       const r = byId.get(runId);
       if (r === undefined) refused.push({ runId, why: 'notFound' });
       else if (!isFinal(r.state)) refused.push({ runId, why: 'notFinal', state: r.state });
-      else if (r.occurrence_key === null && r.occurrence_id !== null && heldBy.has(r.occurrence_id)) {
-        refused.push({ runId, why: 'occurrenceTaken', state: r.state, heldBy: heldBy.get(r.occurrence_id)! });
+      else if (releasedOccurrence(r) && heldBy.has(r.scheduled_for)) {
+        refused.push({ runId, why: 'occurrenceTaken', state: r.state, heldBy: heldBy.get(r.scheduled_for)! });
       } else go.push(r);
     }
     if (go.length === 0) return { transitions: [], refused };
@@ -65,7 +69,8 @@ export async function rerunRuns(db: PgDb, req: RerunRequest): Promise<RerunResul
       `UPDATE ${db.s}.runs
           SET state = 'scheduled', reason = 'rerun', due_at = $2, expires_at = NULL, result = NULL,
               finished_at = NULL, not_fired_reported = false, checks = 0, max_attempts = attempt + $3,
-              schedule_version = $4, succeeded_by = NULL, occurrence_key = coalesce(occurrence_key, ${occurrenceKeySql()})
+              schedule_version = $4, succeeded_by = NULL,
+              holds_occurrence = CASE WHEN kind <> 'manual' THEN true END
         WHERE id = ANY($1::bigint[])
         RETURNING *`,
       [goIds, req.now, req.attempts, req.scheduleVersion],

@@ -77,7 +77,8 @@ export interface RunRow {
   schedule_id: Int8;
   schedule_key: string;
   schedule_version: number;
-  occurrence_key: string | null;
+  /** TRUE while the run blocks a duplicate of its occurrence, NULL otherwise (migration 27). */
+  holds_occurrence: boolean | null;
   occurrence_id: string | null;
   kind: string;
   state: string;
@@ -128,7 +129,7 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   'schedule_id',
   'schedule_key',
   'schedule_version',
-  'occurrence_key',
+  'holds_occurrence',
   'occurrence_id',
   'kind',
   'state',

@@ -3,7 +3,7 @@
 // transitions. Every function runs inside the caller's transaction; none reads a clock (`now` is passed).
 
 import { PunctualError } from '../../errors.js';
-import { occurrenceIdOf, type RunReason, type RunState } from '../../domain/run.js';
+import { type RunReason, type RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
 import { runTransitions } from '../common/transitions.js';
 import type { PgDb } from './postgres-database.js';
@@ -23,31 +23,32 @@ export function transitionsOf(rows: RunRow[], from: RunState | null): Transition
 /**
  * The INSERT of runs from arrays: parameters $first to $first+15 are the columns (runValues), $first+16 now,
  * $first+17 the expect_by column.
- * `guard` (SQL) must hold for anything to be inserted. Unique occurrences (`unique`) get occurrence_key
- * `<scheduleId>:<scheduledFor>` and a duplicate is silently left out. The occurrence id is derived, never
+ * `guard` (SQL) must hold for anything to be inserted. Unique occurrences (`unique`) hold their
+ * (schedule_id, scheduled_for) in runs_occurrence (`holds_occurrence`, migration 27) and a duplicate is
+ * silently left out. The occurrence id is derived, never
  * written (common/occurrence-id.ts).
  */
 export function insertRunsSql(s: string, first: number, guard = 'true'): string {
   const $ = (i: number) => `$${first + i}`;
   const now = `${$(16)}::bigint`;
   return `
-    INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key,
+    INSERT INTO ${s}.runs (tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence,
       kind, state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap, payload,
       reason, details, created_at, finished_at, expect_by)
-    SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.occurrence_key, u.kind,
+    SELECT u.tenant_id, u.schedule_id, u.schedule_key, u.schedule_version, u.holds_occurrence, u.kind,
            u.state, u.scheduled_for, u.due_at, u.expires_at, u.priority, u.max_attempts, u.overlap,
            u.payload::jsonb, u.reason, u.details::jsonb,
            ${now}, CASE WHEN u.state = 'scheduled' THEN NULL ELSE ${now} END, u.expect_by
-      FROM unnest(${$(0)}::text[], ${$(1)}::bigint[], ${$(2)}::text[], ${$(3)}::int[], ${$(4)}::text[],
+      FROM unnest(${$(0)}::text[], ${$(1)}::bigint[], ${$(2)}::text[], ${$(3)}::int[], ${$(4)}::boolean[],
                   ${$(5)}::text[], ${$(6)}::text[], ${$(7)}::bigint[], ${$(8)}::bigint[], ${$(9)}::bigint[],
                   ${$(10)}::int[], ${$(11)}::int[], ${$(12)}::text[], ${$(13)}::text[], ${$(14)}::text[],
                   ${$(15)}::text[], ${$(17)}::bigint[])
-        WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
+        WITH ORDINALITY AS u(tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence, kind,
                              state, scheduled_for, due_at, expires_at, priority, max_attempts, overlap,
                              payload, reason, details, expect_by, n)
      WHERE ${guard}
      ORDER BY u.n
-    ON CONFLICT (occurrence_key) DO NOTHING
+    ON CONFLICT (schedule_id, scheduled_for) WHERE holds_occurrence DO NOTHING
     RETURNING ${RUN_COLUMNS.join(', ')}`;
 }
 
@@ -58,7 +59,7 @@ export function runValues(runs: RunInsert[], now: number): unknown[] {
     runs.map((r) => scheduleIdOf(r.scheduleId)),
     runs.map((r) => r.scheduleKey),
     runs.map((r) => r.scheduleVersion),
-    runs.map((r) => (r.unique ? occurrenceIdOf(r.scheduleId, r.scheduledFor) : null)),
+    runs.map((r) => (r.unique ? true : null)),
     runs.map((r) => r.kind),
     runs.map((r) => r.state),
     runs.map((r) => r.scheduledFor),
@@ -91,8 +92,8 @@ export async function insertRunRows(
 }
 
 /**
- * Cancels the schedule's `scheduled` runs, releasing their occurrence keys so a new version of the schedule
- * can materialise the same instants again (occurrence_id keeps the text).
+ * Cancels the schedule's `scheduled` runs, releasing their occurrences so a new version of the schedule
+ * can materialise the same instants again.
  */
 export async function cancelScheduledRuns(
   db: PgDb,
@@ -102,7 +103,7 @@ export async function cancelScheduledRuns(
   now: number,
 ): Promise<Transition[]> {
   const { rows } = await c.query<RunRow>(
-    `UPDATE ${db.s}.runs SET state = 'cancelled', reason = $2, finished_at = $3, occurrence_key = NULL
+    `UPDATE ${db.s}.runs SET state = 'cancelled', reason = $2, finished_at = $3, holds_occurrence = NULL
       WHERE schedule_id = $1 AND state = 'scheduled'
       RETURNING *`,
     [scheduleId, reason, now],
@@ -118,7 +119,7 @@ export async function skipPausedRuns(
   now: number,
 ): Promise<Transition[]> {
   const { rows } = await c.query<RunRow>(
-    `UPDATE ${db.s}.runs SET state = 'skipped', reason = 'paused', finished_at = $2, occurrence_key = NULL
+    `UPDATE ${db.s}.runs SET state = 'skipped', reason = 'paused', finished_at = $2, holds_occurrence = NULL
       WHERE schedule_id = $1 AND state = 'scheduled' AND kind = 'scheduled'
       RETURNING *`,
     [scheduleId, now],

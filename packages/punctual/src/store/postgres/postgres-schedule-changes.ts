@@ -78,7 +78,7 @@ const UPDATE = (s: string) => `
 
 // The pending runs of the changed schedules' previous versions (runs_schedule_pending).
 const CANCEL = (s: string) => `
-  UPDATE ${s}.runs AS r SET state = 'cancelled', reason = 'updated', finished_at = u.now, occurrence_key = NULL
+  UPDATE ${s}.runs AS r SET state = 'cancelled', reason = 'updated', finished_at = u.now, holds_occurrence = NULL
     FROM unnest($1::bigint[], $2::bigint[]) AS u(schedule_id, now)
    WHERE r.schedule_id = u.schedule_id AND r.schedule_id = ANY($1::bigint[]) AND r.state = 'scheduled'
   RETURNING r.*`;
