@@ -88,10 +88,13 @@ describe('derived occurrence ids: sqlite', () => {
     expect(read).toEqual(expected(scheduleId, runs));
     expect(await rerunCancelled(again, scheduleId, runs[0]![0])).toBe('scheduled');
     await again.close();
+    // The rerun run holds its occurrence again (migration 0022: a flag on the row, runs_occurrence).
     const after = new Database(path, { readonly: true });
     expect(
-      after.prepare('SELECT occurrence_key FROM runs WHERE id = ?').pluck().get(Number(runs[0]![0])),
-    ).toBe(`${scheduleId}:${T0 + MINUTE}`);
+      after
+        .prepare('SELECT holds_occurrence, schedule_id, scheduled_for FROM runs WHERE id = ?')
+        .get(Number(runs[0]![0])),
+    ).toEqual({ holds_occurrence: 1, schedule_id: Number(scheduleId), scheduled_for: T0 + MINUTE });
     after.close();
   });
 });

@@ -357,7 +357,7 @@ describe('sqlite store', () => {
     // A million pending runs a year ahead, in two priority levels, written in one statement.
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
-       INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, occurrence_id,
+       INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence, occurrence_id,
          kind, state, scheduled_for, due_at, priority, attempt, max_attempts, checks, overlap,
          not_fired_reported, created_at)
        SELECT ?, ?, ?, 1, NULL, NULL, 'manual', 'scheduled', ? + i, ? + i, i % 2, 0, 3, 0, 'allow', 0, ?

@@ -42,16 +42,19 @@ describe('a damaged database', () => {
     }
     await service.close();
     const path = join(dir, 'punctual.db');
-    // Four pages from the schedules table's first leaf page on (a file's middle may hold empty tables only).
+    // Four leaf pages of the schedules table (a file's middle may hold empty tables only, and the pages next to
+    // a leaf may belong to another table: the tenants the service reads before it checks the file).
     const pages = new Database(path, { readonly: true });
-    const { page, size } = pages
+    const leaves = pages
       .prepare(
-        `SELECT min(pageno) AS page, max(pgsize) AS size FROM dbstat WHERE name = 'schedules' AND pagetype = 'leaf'`,
+        `SELECT pageno AS page, pgsize AS size FROM dbstat WHERE name = 'schedules' AND pagetype = 'leaf'
+          ORDER BY pageno LIMIT 4`,
       )
-      .get() as { page: number; size: number };
+      .all() as { page: number; size: number }[];
     pages.close();
+    expect(leaves).toHaveLength(4);
     const fd = openSync(path, 'r+');
-    writeSync(fd, Buffer.alloc(4 * size, 0xa5), 0, 4 * size, (page - 1) * size);
+    for (const { page, size } of leaves) writeSync(fd, Buffer.alloc(size, 0xa5), 0, size, (page - 1) * size);
     closeSync(fd);
 
     service = await open();

@@ -12,7 +12,7 @@ import { firstWindow, judgedWindow, windowLookup } from '../deadline-rows.js';
 import { openOne, resolveOne } from './postgres-alerts.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { FINISHED_RUNS } from './postgres-rows.js';
+import { FINISHED_RUNS } from '../common/run-list-parts.js';
 
 /** Creates or replaces a deadline check, watching its first window whose close is ahead of `now`. */
 export async function putDeadline(

@@ -11,7 +11,8 @@ import { occurrenceAction, type FoundRun } from '../override-rules.js';
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
-import { FINISHED_RUNS, jsonParam, toRun, type RunRow } from './postgres-rows.js';
+import { runListParts } from '../common/run-list-parts.js';
+import { jsonParam, toRun, type RunRow } from './postgres-rows.js';
 import { insertRunRows, scheduleIdOf } from './postgres-runs.js';
 
 interface OverrideRow {
@@ -74,7 +75,7 @@ async function follow(
          ORDER BY id DESC LIMIT 1)`;
   const { rows: last } = await c.query<FoundRun>(
     `SELECT state, reason FROM (
-       ${latest(FINISHED_RUNS)} UNION ALL ${latest(`state = 'running'`)} UNION ALL ${latest(`state = 'scheduled'`)}
+       ${runListParts(undefined).map(latest).join(' UNION ALL ')}
      ) AS r
       ORDER BY id DESC LIMIT 1`,
     [run.tenantId, run.scheduleKey, run.scheduledFor, id],

@@ -7,7 +7,8 @@ import type { Page, PruneRequest, RunQuery, StoreStats } from '../store.js';
 import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { PgDb } from './postgres-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
-import { FINISHED_RUNS, ID_RE, toAttempt, toRun, type AttemptRow, type RunRow } from './postgres-rows.js';
+import { runListParts } from '../common/run-list-parts.js';
+import { ID_RE, toAttempt, toRun, type AttemptRow, type RunRow } from './postgres-rows.js';
 
 /** Final states by retention: failures are kept for failedRetentionMs, the rest for retentionMs. */
 const KEPT_LONG = ['succeeded', 'skipped', 'cancelled'];
@@ -94,11 +95,7 @@ export function listRunsQuery(s: string, q: RunQuery): { text: string; values: u
   const where = f.where.join(' AND ');
   const part = (state: string): string =>
     `(SELECT * FROM ${s}.runs WHERE ${where} AND ${state} ORDER BY scheduled_for DESC, id DESC LIMIT ${limit})`;
-  const parts: string[] = [];
-  const pending = q.state === 'scheduled' || q.state === 'running';
-  if (!pending) parts.push(part(FINISHED_RUNS));
-  if (q.state === undefined || q.state === 'running') parts.push(part(`state = 'running'`));
-  if (q.state === undefined || q.state === 'scheduled') parts.push(part(`state = 'scheduled'`));
+  const parts = runListParts(q.state).map(part);
   const text =
     parts.length === 1
       ? parts[0]!.slice(1, -1)

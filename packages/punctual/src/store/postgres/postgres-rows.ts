@@ -24,13 +24,6 @@ import {
 /** A positive BIGINT in text: what a run or schedule id looks like. */
 export const ID_RE = /^[1-9][0-9]{0,17}$/;
 
-/**
- * The predicate of runs_tenant_time and runs_tenant_key_time (migration 24): the finished runs, word for word,
- * so a read that repeats it is matched to those indexes. Scheduled runs are read from runs_claim_tenant or
- * runs_schedule_pending, running ones from runs_lease.
- */
-export const FINISHED_RUNS = `state NOT IN ('scheduled', 'running')`;
-
 /** BIGINT arrives as a number while exact (ids beyond 2^53 as text). */
 type Int8 = number | string;
 

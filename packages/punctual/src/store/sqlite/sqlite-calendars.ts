@@ -17,6 +17,7 @@ import {
   type RewindCalendarUsers,
 } from '../calendar-store.js';
 import type { Transition } from '../store.js';
+import { FINISHED_RUNS } from '../common/run-list-parts.js';
 import { firstCalendarVersion, insertCalendarRevision } from './sqlite-calendar-revisions.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { changed } from './sqlite-runs.js';
@@ -119,15 +120,15 @@ const USER_BATCH = `
   WHERE tenant_id = @tenantId AND id > @after AND ${USES}
   ORDER BY id LIMIT @limit`;
 const CANCEL_PENDING = `
-  UPDATE runs SET state = 'cancelled', reason = 'calendarChanged', finished_at = @now, occurrence_key = NULL
+  UPDATE runs SET state = 'cancelled', reason = 'calendarChanged', finished_at = @now, holds_occurrence = NULL
   WHERE schedule_id = @id AND state = 'scheduled' AND kind = 'scheduled'
   RETURNING *`;
-// A range of runs_tenant_key_time (the schedule's runs from now on): runs_schedule_state holds pending runs
-// only (migration 0020).
+// A range of runs_tenant_key_time (the schedule's finished runs from now on, its predicate repeated:
+// migration 0022); runs_schedule_state holds pending runs only (migration 0020).
 const DROP_FUTURE_SKIPS = `
   DELETE FROM runs INDEXED BY runs_tenant_key_time
   WHERE tenant_id = @tenantId AND schedule_key = @key AND scheduled_for >= @now AND schedule_id = @id
-    AND state = 'skipped' AND reason = 'calendar'
+    AND ${FINISHED_RUNS} AND state = 'skipped' AND reason = 'calendar'
   RETURNING scheduled_for`;
 const REWIND = `
   UPDATE schedules SET next_fire_at = @next, fired_count = MAX(0, fired_count - @cancelled)

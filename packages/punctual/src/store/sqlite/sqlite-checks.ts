@@ -1,7 +1,7 @@
 // Checks on SQLite: writing one (a heartbeat armed from its last beat, a deadline from its first window
 // ahead), and judging one due deadline check inside the caller's BEGIN IMMEDIATE transaction
 // (evaluateDueChecks took and disarmed it): looks for a run of its schedule that succeeded in the window
-// (runs_tenant_key_time, one index range), opens or resolves `deadline_missed`, and arms the next window. It
+// (runs_tenant_key_time, one index range of finished runs), opens or resolves `deadline_missed`, and arms the next window. It
 // must never read a clock, nor build a statement from input.
 
 import type { Alert, Check } from '../../domain/alert.js';
@@ -9,6 +9,7 @@ import { parseCheckInput } from '../../domain/alert-input.js';
 import { missedKindOf } from '../../domain/deadline-check.js';
 import { toCheck, type CheckRow } from '../alert-rows.js';
 import { firstWindow, judgedWindow, windowLookup } from '../deadline-rows.js';
+import { FINISHED_RUNS } from '../common/run-list-parts.js';
 import { CHECK, openOne, resolveOne } from './sqlite-alerts.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 
@@ -16,7 +17,7 @@ const MET = `
   SELECT 1 FROM runs
   WHERE tenant_id = @tenantId AND schedule_key = @scheduleKey
     AND scheduled_for >= @scheduledFrom AND scheduled_for <= @close
-    AND state = 'succeeded' AND finished_at >= @start AND finished_at <= @close
+    AND state = 'succeeded' AND ${FINISHED_RUNS} AND finished_at >= @start AND finished_at <= @close
   LIMIT 1`;
 
 export function judgeDeadline(sql: SqliteDatabase, c: Check, now: number): Alert[] {

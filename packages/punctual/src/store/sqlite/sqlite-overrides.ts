@@ -6,8 +6,8 @@
 import { PunctualError } from '../../errors.js';
 import type { OccurrenceOverride, OverrideKind } from '../../domain/occurrence-override.js';
 import type { Json } from '../../domain/json.js';
-import { occurrenceIdOf } from '../../domain/run.js';
 import { occurrenceAction, type FoundRun } from '../override-rules.js';
+import { runListParts } from '../common/run-list-parts.js';
 import type { OverrideRemoval, OverrideWrite, RunInsert, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { fromJson, toJson, toRun, type RunRow, type ScheduleRow } from './sqlite-rows.js';
@@ -25,11 +25,18 @@ interface OverrideRow {
 }
 
 const SCHEDULE = 'SELECT * FROM schedules WHERE id = ? AND tenant_id = ?';
-const HOLDER = 'SELECT state, reason FROM runs WHERE occurrence_key = ?';
-// runs_tenant_key_time: the occurrence's latest record of its spec (not a manual run).
+// runs_occurrence: the run holding the occurrence.
+const HOLDER =
+  'SELECT state, reason FROM runs WHERE schedule_id = ? AND scheduled_for = ? AND holds_occurrence';
+// The occurrence's latest record of its spec (not a manual run): runs_tenant_key_time for the finished runs
+// (migration 0022), runs_schedule_state for a running or a scheduled one.
+const latest = (state: string): string => `SELECT * FROM (
+    SELECT id, state, reason FROM runs
+    WHERE tenant_id = @tenantId AND schedule_key = @key AND scheduled_for = @at AND schedule_id = @id
+      AND kind = 'scheduled' AND ${state}
+    ORDER BY id DESC LIMIT 1)`;
 const LAST = `
-  SELECT state, reason FROM runs
-  WHERE tenant_id = ? AND schedule_key = ? AND scheduled_for = ? AND schedule_id = ? AND kind = 'scheduled'
+  SELECT state, reason FROM (${runListParts(undefined).map(latest).join(' UNION ALL ')})
   ORDER BY id DESC LIMIT 1`;
 const UPSERT = `
   INSERT INTO occurrence_overrides (schedule_id, instant, tenant_id, kind, move_to, payload, note, created_at)
@@ -42,8 +49,8 @@ const FOLLOW = `
   UPDATE runs SET state = @state, due_at = @dueAt, expires_at = @expiresAt, payload = @payload,
     reason = @reason, details = @details,
     finished_at = CASE WHEN @state = 'scheduled' THEN NULL ELSE @now END,
-    occurrence_key = CASE WHEN @state = 'scheduled' THEN occurrence_key END
-  WHERE occurrence_key = @key AND state = 'scheduled'
+    holds_occurrence = CASE WHEN @state = 'scheduled' THEN 1 END
+  WHERE schedule_id = @scheduleId AND scheduled_for = @at AND holds_occurrence AND state = 'scheduled'
   RETURNING *`;
 const LIST = `
   SELECT * FROM occurrence_overrides WHERE schedule_id = ? AND tenant_id = ? AND instant >= ?
@@ -77,16 +84,17 @@ function follow(
       key: run.scheduleKey,
     });
   }
-  const key = occurrenceIdOf(id, run.scheduledFor);
-  const holder = sql.stmt(HOLDER).get(key) as FoundRun | undefined;
-  const last = sql.stmt(LAST).get(run.tenantId, run.scheduleKey, run.scheduledFor, id) as
-    FoundRun | undefined;
+  const holder = sql.stmt(HOLDER).get(id, run.scheduledFor) as FoundRun | undefined;
+  const last = sql
+    .stmt(LAST)
+    .get({ tenantId: run.tenantId, key: run.scheduleKey, at: run.scheduledFor, id }) as FoundRun | undefined;
   const materialised = schedule.next_fire_at === null || run.scheduledFor < schedule.next_fire_at;
   const action = occurrenceAction({ run, holder, last, materialised, strict, early });
   if (action === 'insert') return insertRuns(sql, [run], now)[0] ?? null;
   if (action === 'none') return null;
   const row = sql.stmt(FOLLOW).get({
-    key,
+    scheduleId: id,
+    at: run.scheduledFor,
     state: run.state,
     dueAt: run.dueAt,
     expiresAt: run.expiresAt,

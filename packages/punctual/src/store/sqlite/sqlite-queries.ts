@@ -8,6 +8,7 @@ import { KEEP_SCAN_BATCH, KEEP_SCAN_BUDGET, KeepScan } from '../keep-scan.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { PRIORITY_LEVELS } from './sqlite-claim.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
+import { RUNNING_RUNS, runListParts, SCHEDULED_RUNS } from '../common/run-list-parts.js';
 import { parseId, toAttempt, toRun, type AttemptRow, type RunRow } from './sqlite-rows.js';
 
 const GET_RUN = 'SELECT * FROM runs WHERE id = ? AND tenant_id = ?';
@@ -105,6 +106,32 @@ function succeededAttempt(row: RunRow): AttemptRow[] {
   ];
 }
 
+/**
+ * The page statement of listRuns, newest first, in up to three parts merged (common/run-list-parts.ts): the
+ * finished runs are a range of runs_tenant_key_time or runs_tenant_time read backwards (which hold no pending
+ * run since migration 0022: the predicate is repeated so SQLite matches them), the running ones are read from
+ * runs_lease (every running run, as many as the workers execute at once) and the scheduled ones from
+ * runs_claim_tenant (the tenant's runs within the look-ahead and retries waiting for their backoff), each
+ * sorted. Each part names its index: without statistics SQLite would walk the table for a pending part.
+ */
+export function listRunsSql(where: string, q: RunQuery): string {
+  const indexOf = (part: string): string =>
+    part === RUNNING_RUNS
+      ? 'runs_lease'
+      : part === SCHEDULED_RUNS
+        ? 'runs_claim_tenant'
+        : q.scheduleKey === undefined
+          ? 'runs_tenant_time'
+          : 'runs_tenant_key_time';
+  const part = (p: string): string =>
+    `SELECT * FROM (SELECT * FROM runs INDEXED BY ${indexOf(p)} WHERE ${where} AND ${p}
+       ORDER BY scheduled_for DESC, id DESC LIMIT @limit)`;
+  const parts = runListParts(q.state).map(part);
+  return parts.length === 1
+    ? parts[0]!
+    : `${parts.join(' UNION ALL ')} ORDER BY scheduled_for DESC, id DESC LIMIT @limit`;
+}
+
 export function listRuns(sql: SqliteDatabase, q: RunQuery): Page<Run> {
   const limit = Math.max(1, q.limit);
   const where = ['tenant_id = @tenantId'];
@@ -131,8 +158,7 @@ export function listRuns(sql: SqliteDatabase, q: RunQuery): Page<Run> {
     params.afterFor = scheduledFor;
     params.afterId = id;
   }
-  // runs_tenant_key_time or runs_tenant_time, read backwards.
-  const text = `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY scheduled_for DESC, id DESC LIMIT @limit`;
+  const text = listRunsSql(where.join(' AND '), q);
   const rows = sql.read(() => sql.stmt(text).all(params)) as RunRow[];
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;

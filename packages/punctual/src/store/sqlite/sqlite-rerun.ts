@@ -6,13 +6,14 @@ import { isFinal, type RunState } from '../../domain/run.js';
 import type { RerunRefusal, RerunRequest, RerunResult, Transition } from '../store.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toRun, type RunRow } from './sqlite-rows.js';
-import { occurrenceKeySql } from '../common/occurrence-id.js';
 
 const FIND = `
-  SELECT id, state, kind, ${occurrenceKeySql()} AS occurrence_id, occurrence_key FROM runs
+  SELECT id, state, kind, schedule_id, scheduled_for, holds_occurrence FROM runs
   WHERE id = ? AND tenant_id = ? AND schedule_id = ?`;
 
-const HOLDER = 'SELECT id FROM runs WHERE occurrence_key = ? AND id <> ?';
+// runs_occurrence: another run holding the occurrence.
+const HOLDER =
+  'SELECT id FROM runs WHERE schedule_id = ? AND scheduled_for = ? AND holds_occurrence AND id <> ?';
 
 // A success kept on its run row (migration 0020) becomes an attempts row before the row is reused.
 const KEEP_SUCCESS = `
@@ -25,7 +26,7 @@ const KEEP_SUCCESS = `
 const RERUN = `
   UPDATE runs SET state = 'scheduled', reason = 'rerun', due_at = @now, expires_at = NULL, result = NULL,
     finished_at = NULL, not_fired_reported = 0, checks = 0, max_attempts = attempt + @attempts,
-    schedule_version = @version, succeeded_by = NULL, attempt_finished_at = NULL, occurrence_key = COALESCE(occurrence_key, ${occurrenceKeySql()})
+    schedule_version = @version, succeeded_by = NULL, attempt_finished_at = NULL, holds_occurrence = CASE WHEN kind = 'manual' THEN NULL ELSE 1 END
   WHERE id = @id
   RETURNING *`;
 
@@ -33,8 +34,9 @@ interface Found {
   id: number;
   state: RunState;
   kind: string;
-  occurrence_id: string | null;
-  occurrence_key: string | null;
+  schedule_id: number;
+  scheduled_for: number;
+  holds_occurrence: number | null;
 }
 
 export function rerunRuns(sql: SqliteDatabase, req: RerunRequest): RerunResult {
@@ -56,8 +58,11 @@ export function rerunRuns(sql: SqliteDatabase, req: RerunRequest): RerunResult {
         refused.push({ runId, why: 'notFinal', state: found.state });
         continue;
       }
-      if (found.occurrence_key === null && found.occurrence_id !== null) {
-        const holder = sql.pluck(HOLDER).get(found.occurrence_id, found.id) as number | undefined;
+      // A run that released its occurrence (not a manual one, which never holds one) takes it back unless
+      // another run of the schedule holds it now.
+      if (found.holds_occurrence === null && found.kind !== 'manual') {
+        const holder = sql.pluck(HOLDER).get(found.schedule_id, found.scheduled_for, found.id) as
+          number | undefined;
         if (holder !== undefined) {
           refused.push({ runId, why: 'occurrenceTaken', state: found.state, heldBy: String(holder) });
           continue;

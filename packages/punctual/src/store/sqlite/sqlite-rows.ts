@@ -60,7 +60,7 @@ export interface RunRow {
   schedule_id: number;
   schedule_key: string;
   schedule_version: number;
-  occurrence_key: string | null;
+  holds_occurrence: number | null;
   occurrence_id: string | null;
   kind: string;
   state: string;

@@ -1,28 +1,30 @@
-// Run writes shared by several SQLite store operations: inserting runs idempotently by occurrence key, and
+// Run writes shared by several SQLite store operations: inserting runs idempotently by occurrence, and
 // cancelling a schedule's pending runs. Callers run these inside their own BEGIN IMMEDIATE transaction; this
 // module must never open one itself, nor read a clock.
 
 import { PunctualError } from '../../errors.js';
-import { occurrenceIdOf, type RunReason, type RunState } from '../../domain/run.js';
+import type { RunReason, RunState } from '../../domain/run.js';
 import type { RunInsert, Transition } from '../store.js';
 import { runTransitions } from '../common/transitions.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { parseId, toJson, toRun, type RunRow } from './sqlite-rows.js';
 
-// A duplicate occurrence (same occurrence_key) inserts nothing and returns no row.
+// A duplicate occurrence (a run holding the same schedule id and instant, runs_occurrence) inserts nothing
+// and returns no row.
 const INSERT_RUN = `
-  INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, occurrence_key, kind,
+  INSERT INTO runs (tenant_id, schedule_id, schedule_key, schedule_version, holds_occurrence, kind,
     state, scheduled_for, due_at, expires_at, priority, attempt, max_attempts, checks, overlap, payload, reason,
     details, not_fired_reported, created_at, finished_at, expect_by)
-  VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @occurrence, @kind,
+  VALUES (@tenantId, @scheduleId, @scheduleKey, @scheduleVersion, @holds, @kind,
     @state, @scheduledFor, @dueAt, @expiresAt, @priority, 0, @maxAttempts, 0, @overlap, @payload, @reason,
     @details, 0, @now, @finishedAt, @expectBy)
-  ON CONFLICT (occurrence_key) DO NOTHING
+  ON CONFLICT (schedule_id, scheduled_for) WHERE holds_occurrence DO NOTHING
   RETURNING *`;
 
-// Uses runs_schedule_state (pending runs only). The occurrence key is released so a new version can materialise the instant.
+// Uses runs_schedule_state (pending runs only). The occurrence is released so a new version can materialise
+// the instant.
 const CANCEL_PENDING = `
-  UPDATE runs SET state = 'cancelled', reason = ?, finished_at = ?, occurrence_key = NULL
+  UPDATE runs SET state = 'cancelled', reason = ?, finished_at = ?, holds_occurrence = NULL
   WHERE schedule_id = ? AND state = 'scheduled'
   RETURNING *`;
 
@@ -44,7 +46,7 @@ export function insertRuns(sql: SqliteDatabase, runs: readonly RunInsert[], now:
       scheduleKey: r.scheduleKey,
       scheduleVersion: r.scheduleVersion,
       // The occurrence id is derived, never written (common/occurrence-id.ts).
-      occurrence: r.unique ? occurrenceIdOf(scheduleId, r.scheduledFor) : null,
+      holds: r.unique ? 1 : null,
       kind: r.kind,
       state: r.state,
       scheduledFor: r.scheduledFor,
@@ -65,7 +67,7 @@ export function insertRuns(sql: SqliteDatabase, runs: readonly RunInsert[], now:
   return transitions;
 }
 
-/** Cancels every `scheduled` run of a schedule, releasing their occurrence keys. */
+/** Cancels every `scheduled` run of a schedule, releasing their occurrences. */
 export function cancelPending(
   sql: SqliteDatabase,
   scheduleId: number,
@@ -78,7 +80,7 @@ export function cancelPending(
 
 // A paused schedule's occurrences that have not started: skipped (reason paused). Runs made by hand stay.
 const SKIP_PAUSED = `
-  UPDATE runs SET state = 'skipped', reason = 'paused', finished_at = ?, occurrence_key = NULL
+  UPDATE runs SET state = 'skipped', reason = 'paused', finished_at = ?, holds_occurrence = NULL
   WHERE schedule_id = ? AND state = 'scheduled' AND kind = 'scheduled'
   RETURNING *`;
 
