@@ -33,7 +33,8 @@ export interface SchedulerOptions {
   lookaheadMs?: number;
   /**
    * How far ahead of their instant runs of overlap `allow` are claimed, each then started on a timer at its
-   * instant (one claim serves the runs of the coming moment). 0: claim runs once due. Default 100 ms.
+   * instant (one claim serves the runs of the coming moment, and a minute boundary's thousands are claimed
+   * before it rather than after). 0: claim runs once due. Default 1 s.
    */
   claimAheadMs?: number;
   /** An occurrence later than this when materialised counts as missed (misfire policy). Default 5 s. */
@@ -114,7 +115,7 @@ export interface ResolvedOptions {
 const DAY = 86_400_000;
 
 /** Default claimAheadMs: runs of overlap `allow` are claimed this long before their instant. */
-export const CLAIM_AHEAD_MS = 100;
+export const CLAIM_AHEAD_MS = 1000;
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;

@@ -38,6 +38,8 @@ const NOT_FIRED_CHECK_MS = 5_000;
 
 /** Most runs one claim transaction takes. */
 const CLAIM_BATCH = 200;
+/** Most claimed runs a worker holds waiting (its prefetch buffer): a minute boundary of a million hourly schedules is 16,667. */
+const PREFETCH_MAX = 20_000;
 
 /**
  * Least time between two materializer steps its own timer starts (a tenth of the look-ahead when that is
@@ -111,11 +113,12 @@ export class Scheduler extends TenantApi {
       leaseMs: options.leaseMs,
       claimBatch: CLAIM_BATCH,
       claimAheadMs: options.claimAheadMs,
-      // Deep enough for two claims in flight at once while handlers are fast (prefetch-sizer.ts).
+      // As deep as the slots get through in 100 ms at the handlers' pace (prefetch-sizer.ts): with fast
+      // handlers a minute boundary's runs are claimed ahead (claimAheadMs) and all start within that.
       prefetch: {
         min: options.concurrency,
-        max: Math.max(9 * options.concurrency, 2 * CLAIM_BATCH - options.concurrency),
-        waitMs: 25,
+        max: Math.max(PREFETCH_MAX, 9 * options.concurrency),
+        waitMs: 100,
       },
       deferMs: 250,
       // Runs waiting in memory for a saturated target (script sandbox threads); beyond, handed back.
@@ -361,6 +364,11 @@ export class Scheduler extends TenantApi {
   /** Runs this process is delivering right now. */
   get inFlight(): number {
     return this.#worker.inFlight;
+  }
+
+  /** Of the runs in flight, those claimed ahead of their instant and waiting for it (`claimAheadMs`). */
+  get heldAhead(): number {
+    return this.#worker.heldAhead;
   }
 
   get started(): boolean {

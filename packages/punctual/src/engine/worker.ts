@@ -20,7 +20,8 @@ import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { Delivery, TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { deliverAttempt } from './deliver-attempt.js';
-import { firstStart, PrefetchBuffer, type InFlight } from './in-flight.js';
+import { firstStart, type InFlight } from './in-flight.js';
+import { PrefetchBuffer } from './prefetch-buffer.js';
 import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { Loop } from './loop.js';
@@ -123,6 +124,14 @@ export class Worker {
   /** Runs claimed by this worker and not settled yet (delivering, prefetched, or awaiting their write). */
   get inFlight(): number {
     return this.#inFlight.size;
+  }
+
+  /** Of those, the runs claimed ahead of their instant and waiting for it in the buffer (claimAheadMs). */
+  get heldAhead(): number {
+    const now = this.clock.now();
+    let n = 0;
+    for (const f of this.#inFlight.values()) if (f.buffered && f.claimed.run.dueAt > now) n++;
+    return n;
   }
 
   start(): void {

@@ -63,18 +63,18 @@ describe('claiming ahead', () => {
     const before = counted.calls();
     const claimingBefore = counted.claimingSettlements();
     const settledBefore = counted.settlements();
-    for (let t = 0; t < 1_000 && lags.length < SPREAD; t++) await h.clock.advance(1);
+    for (let t = 0; t < CLAIM_AHEAD_MS + 1_000 && lags.length < SPREAD; t++) await h.clock.advance(1);
     expect(lags).toHaveLength(SPREAD);
     expect(lags.every((lag) => lag === 0)).toBe(true);
     const calls = counted.calls() - before;
     await h.quiesce();
     // Each run settles alone (5 ms apart), and only while the worker's last claim was full does a claim ride on
-    // the settlement: the window holds 20 runs and the worker room for 20.
+    // the settlement (the worker's room before its first delivery is twice its concurrency, 20 runs).
     const claiming = counted.claimingSettlements() - claimingBefore;
     expect(counted.settlements() - settledBefore + claiming).toBe(SPREAD);
     expect(claiming).toBeLessThanOrEqual(5);
-    // 50 runs over 245 ms, claimed 100 ms ahead by a claim every 50 ms at most: 13 claims and next-due reads
-    // (a claim and a read per instant would be 100).
+    // 50 runs over 245 ms, claimed CLAIM_AHEAD_MS ahead by a claim every half of it at most: a few claims and
+    // next-due reads (a claim and a read per instant would be 100).
     expect(calls).toBeLessThanOrEqual(16);
     const runs = await h.s.listRuns({ state: 'succeeded', limit: 100 });
     expect(runs.items).toHaveLength(SPREAD);
