@@ -1,28 +1,49 @@
 // The worker's prefetch buffer: claimed runs waiting for a free slot or for their instant (claimed ahead:
-// claimAheadMs), oldest claim first, and the one timer that wakes the worker when a run held ahead comes due.
-// It stays cheap when deep: a minute boundary claimed ahead holds thousands of runs, and the worker asks for
-// the next due run and re-arms the timer after every delivery, so neither may walk the whole buffer each time
-// (taking from the front is O(1); the earliest instant ahead is remembered until it passes or leaves). It
-// never talks to the store or a target, and reads the clock only to set its timer.
+// claimAheadMs), and the one timer that wakes the worker when a run held ahead comes due. Due runs leave by
+// priority (highest first), then instant, then claim order: the order of one claim, kept across claims, so a
+// run claimed later (its instant came into the claim window later, or it was written later) still starts
+// before a due run of lower priority. It stays cheap when deep: a minute boundary claimed ahead holds
+// thousands of runs and the worker takes the next due run and re-arms the timer after every delivery, so
+// both are heaps (runs ahead by instant, due runs by start order). It never talks to the store or a target,
+// and reads the clock only to set its timer.
 
 import type { CancelTimer, Clock } from '../clock.js';
 import type { Run } from '../domain/run.js';
+import { BinaryHeap } from './binary-heap.js';
 import type { InFlight } from './in-flight.js';
 
-/** Taken slots at the front kept before the array is compacted. */
-const COMPACT_AFTER = 1024;
+interface Held {
+  f: InFlight;
+  /** Claim order. */
+  seq: number;
+}
+
+const run = (h: Held): Run => h.f.claimed.run;
+
+/** Start order of due runs: priority, then instant, then claim order. */
+function startsBefore(a: Held, b: Held): boolean {
+  const ra = run(a);
+  const rb = run(b);
+  if (ra.priority !== rb.priority) return ra.priority > rb.priority;
+  if (ra.dueAt !== rb.dueAt) return ra.dueAt < rb.dueAt;
+  return a.seq < b.seq;
+}
+
+/** Order of runs held ahead: instant, then claim order. */
+function dueBefore(a: Held, b: Held): boolean {
+  const da = run(a).dueAt;
+  const db = run(b).dueAt;
+  return da !== db ? da < db : a.seq < b.seq;
+}
 
 export class PrefetchBuffer {
-  /** Held runs in claim order from #head on; the slots before #head were taken. */
-  #items: (InFlight | undefined)[] = [];
-  #head = 0;
+  /** Runs not due when last looked at, by instant. */
+  readonly #ahead = new BinaryHeap<Held>(dueBefore);
+  /** Runs due, in start order. */
+  readonly #due = new BinaryHeap<Held>(startsBefore);
+  #seq = 0;
   /** The timer for the earliest run held ahead of its instant, and that instant. */
   #timer: { at: number; cancel: CancelTimer } | undefined;
-  /**
-   * The earliest dueAt among the held runs due after `above` (null: none), or undefined when it must be found
-   * again (the run at that instant left, or time reached it).
-   */
-  #ahead: { above: number; at: number | null } | undefined;
 
   /** `due`: called when a run held ahead of its instant comes due (armFor arms the timer). */
   constructor(
@@ -31,42 +52,26 @@ export class PrefetchBuffer {
   ) {}
 
   get length(): number {
-    return this.#items.length - this.#head;
+    return this.#ahead.size + this.#due.size;
   }
 
   push(flight: InFlight): void {
-    this.#items.push(flight);
-    const a = this.#ahead;
-    const dueAt = flight.claimed.run.dueAt;
-    if (a !== undefined && dueAt > a.above && (a.at === null || dueAt < a.at)) a.at = dueAt;
+    this.#ahead.push({ f: flight, seq: this.#seq++ });
   }
 
   /**
-   * Removes and returns the oldest run due by `now` (a run claimed ahead of its instant stays until then), or
-   * undefined when none is.
+   * Removes and returns the first run in start order among those due by `now` (a run claimed ahead of its
+   * instant stays until then), or undefined when none is.
    */
   shiftDue(now: number): InFlight | undefined {
-    const first = this.#items[this.#head];
-    if (first === undefined) return undefined;
-    if (first.claimed.run.dueAt <= now) {
-      this.#items[this.#head++] = undefined;
-      this.#left(first);
-      this.#compact();
-      return first;
-    }
-    for (let i = this.#head + 1; i < this.#items.length; i++) {
-      const f = this.#items[i]!;
-      if (f.claimed.run.dueAt > now) continue;
-      this.#items.splice(i, 1);
-      this.#left(f);
-      return f;
-    }
-    return undefined;
+    this.#reach(now);
+    return this.#due.pop()?.f;
   }
 
   /** Keeps a timer for the earliest run held ahead of `now` (claimed ahead), which calls `due` then. */
   armFor(now: number): void {
-    const at = this.#earliestAfter(now);
+    this.#reach(now);
+    const at = this.#ahead.peek() === undefined ? null : run(this.#ahead.peek()!).dueAt;
     if (this.#timer?.at === at) return;
     this.disarm();
     if (at === null) return;
@@ -83,25 +88,28 @@ export class PrefetchBuffer {
     this.#timer = undefined;
   }
 
-  /** Empties the buffer, returning what it held. */
+  /** Empties the buffer, returning what it held in start order. */
   takeAll(): InFlight[] {
-    const all = this.#held();
-    this.#items = [];
-    this.#head = 0;
-    this.#ahead = undefined;
-    return all;
+    const all = this.#inOrder();
+    this.#ahead.reset([]);
+    this.#due.reset([]);
+    return all.map((h) => h.f);
   }
 
   /** Removes and returns the runs that match. */
   takeWhere(match: (f: InFlight) => boolean): InFlight[] {
-    const held = this.#held();
-    const taken = held.filter(match);
-    if (taken.length === 0) return taken;
-    const gone = new Set(taken);
-    this.#items = held.filter((f) => !gone.has(f));
-    this.#head = 0;
-    this.#ahead = undefined;
-    return taken;
+    const held = [...this.#ahead.toArray(), ...this.#due.toArray()];
+    const taken = held.filter((h) => match(h.f));
+    if (taken.length > 0) this.#keep(held.filter((h) => !match(h.f)));
+    return taken.sort((a, b) => a.seq - b.seq).map((h) => h.f);
+  }
+
+  /** Removes and returns the `n` runs that would start last (lowest priority, then latest instant). */
+  takeNewest(n: number): InFlight[] {
+    const held = this.#inOrder();
+    const cut = Math.max(0, held.length - n);
+    this.#keep(held.slice(0, cut));
+    return held.slice(cut).map((h) => h.f);
   }
 
   /** The earliest dueAt among the runs not reported yet (null: none). */
@@ -123,36 +131,28 @@ export class PrefetchBuffer {
     return late;
   }
 
-  /** The held runs, in claim order. */
+  /** Moves the runs whose instant `now` has reached from the ahead heap to the due one. */
+  #reach(now: number): void {
+    for (let h = this.#ahead.peek(); h !== undefined && run(h).dueAt <= now; h = this.#ahead.peek())
+      this.#due.push(this.#ahead.pop()!);
+  }
+
+  /** The held runs, in no particular order. */
   #held(): InFlight[] {
-    return this.#items.slice(this.#head) as InFlight[];
+    return [...this.#ahead.toArray(), ...this.#due.toArray()].map((h) => h.f);
   }
 
-  /** The earliest dueAt after `now` among the held runs: remembered, walked again only when stale. */
-  #earliestAfter(now: number): number | null {
-    const a = this.#ahead;
-    if (a !== undefined && a.above <= now && (a.at === null || a.at > now)) return a.at;
-    let at: number | null = null;
-    for (let i = this.#head; i < this.#items.length; i++) {
-      const dueAt = this.#items[i]!.claimed.run.dueAt;
-      if (dueAt > now && (at === null || dueAt < at)) at = dueAt;
-    }
-    this.#ahead = { above: now, at };
-    return at;
+  /**
+   * Everything held in start order (priority, then instant, then claim): what `takeNewest` gives back first
+   * is what would start last, the lowest priority.
+   */
+  #inOrder(): Held[] {
+    return [...this.#due.toArray(), ...this.#ahead.toArray()].sort((a, b) => (startsBefore(a, b) ? -1 : 1));
   }
 
-  /** A run left: the remembered earliest instant ahead is stale if it was that run's. */
-  #left(f: InFlight): void {
-    if (this.#ahead !== undefined && this.#ahead.at === f.claimed.run.dueAt) this.#ahead = undefined;
-  }
-
-  #compact(): void {
-    if (this.#head === this.#items.length) {
-      this.#items = [];
-      this.#head = 0;
-    } else if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
+  /** Keeps only these runs, all in the ahead heap: the next `#reach` moves the due ones again. */
+  #keep(held: Held[]): void {
+    this.#due.reset([]);
+    this.#ahead.reset(held);
   }
 }

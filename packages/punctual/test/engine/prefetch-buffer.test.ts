@@ -1,5 +1,5 @@
-// The prefetch buffer: due runs leave in claim order (a claim's order is priority, then due), a run held
-// ahead of its instant stays until then while a due one behind it leaves, the timer is armed for the earliest
+// The prefetch buffer: due runs leave by priority, then instant, then claim order (a claim's own order, kept
+// across claims), a run held ahead of its instant stays until then while a due one behind it leaves, the timer is armed for the earliest
 // instant ahead and follows runs arriving and leaving, and a deep buffer (a minute boundary claimed ahead)
 // keeps every answer while it is emptied from the front.
 
@@ -9,9 +9,9 @@ import { PrefetchBuffer } from '../../src/engine/prefetch-buffer.js';
 import { runningRun, T0 } from '../support/fixtures.js';
 import { TestClock } from '../support/test-clock.js';
 
-function flight(id: number, dueAt: number): InFlight {
+function flight(id: number, dueAt: number, priority = 0): InFlight {
   return {
-    claimed: { run: runningRun({ id: String(id), dueAt, scheduledFor: dueAt }) },
+    claimed: { run: runningRun({ id: String(id), dueAt, scheduledFor: dueAt, priority }) },
     abort: new AbortController(),
     claimedAt: T0,
     startedAt: T0,
@@ -37,15 +37,41 @@ function buffer(): { b: PrefetchBuffer; clock: TestClock; fired: number[] } {
 const ids = (fs: (InFlight | undefined)[]): (string | undefined)[] => fs.map((f) => f?.claimed.run.id);
 
 describe('PrefetchBuffer', () => {
-  it('hands out due runs in claim order and keeps runs held ahead until their instant', () => {
+  it('hands out due runs by instant and keeps runs held ahead until their instant', () => {
     const { b } = buffer();
     b.push(flight(1, T0 + 500)); // ahead
     b.push(flight(2, T0)); // due, behind a run held ahead
-    b.push(flight(3, T0 - 10)); // due
-    expect(ids([b.shiftDue(T0), b.shiftDue(T0), b.shiftDue(T0)])).toEqual(['2', '3', undefined]);
+    b.push(flight(3, T0 - 10)); // due earlier, claimed later
+    b.push(flight(4, T0)); // due with 2, claimed after it
+    expect(ids([b.shiftDue(T0), b.shiftDue(T0), b.shiftDue(T0), b.shiftDue(T0)])).toEqual([
+      '3',
+      '2',
+      '4',
+      undefined,
+    ]);
     expect(b.length).toBe(1);
     expect(ids([b.shiftDue(T0 + 500), b.shiftDue(T0 + 500)])).toEqual(['1', undefined]);
     expect(b.length).toBe(0);
+  });
+
+  it('starts a due run of higher priority first, whichever claim brought it', () => {
+    const { b } = buffer();
+    b.push(flight(1, T0 + 100, -5)); // claimed ahead, one claim at a time as each came into the window
+    b.push(flight(2, T0 + 100, 0));
+    b.push(flight(3, T0 + 100, 10));
+    b.push(flight(4, T0 - 50, 0)); // overdue, claimed last
+    expect(ids([b.shiftDue(T0)])).toEqual(['4']);
+    expect(ids([b.shiftDue(T0 + 100), b.shiftDue(T0 + 100), b.shiftDue(T0 + 100)])).toEqual(['3', '2', '1']);
+  });
+
+  it('gives back the runs that would start last, and keeps the rest in order', () => {
+    const { b } = buffer();
+    for (let i = 1; i <= 5; i++) b.push(flight(i, T0 + i));
+    b.push(flight(6, T0 + 1, 5));
+    expect(ids(b.takeNewest(2))).toEqual(['4', '5']);
+    expect(ids([b.shiftDue(T0 + 10), b.shiftDue(T0 + 10), b.shiftDue(T0 + 10), b.shiftDue(T0 + 10)])).toEqual(
+      ['6', '1', '2', '3'],
+    );
   });
 
   it('arms its timer for the earliest instant ahead and follows arrivals and departures', async () => {
