@@ -115,7 +115,7 @@ export interface ResolvedOptions {
 const DAY = 86_400_000;
 
 /** Default claimAheadMs: runs of overlap `allow` are claimed this long before their instant. */
-export const CLAIM_AHEAD_MS = 1000;
+export const CLAIM_AHEAD_MS = 2000;
 
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt;

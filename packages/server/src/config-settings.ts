@@ -147,7 +147,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'claimAheadMs',
     env: 'PUNCTUAL_CLAIM_AHEAD',
-    default: '1s',
+    default: '2s',
     expect: 'a duration such as 100ms or 1s, or 0',
     doc: 'How long before their instant runs of overlap allow are claimed, each then started on a timer at it; 0: claimed once due.',
     schema: z.union([z.literal('0').transform(() => 0), duration]),

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
       bodyLimit: 1024 * 1024,
       allowPrivateTargets: '',
       concurrency: 10,
-      claimAheadMs: 1000,
+      claimAheadMs: 2000,
       defaultRateLimit: 50,
       webhookSecretGraceMs: 24 * 3_600_000,
       shutdownGraceMs: 10_000,

@@ -8,7 +8,7 @@
 // store. It never decides policy itself: the domain maps outcomes to next states; one attempt's delivery
 // against its timeout is engine/deliver-attempt.ts.
 
-import type { Clock } from '../clock.js';
+import type { CancelTimer, Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { boundedResult } from '../domain/json-limits.js';
 import { attemptOutcome, nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
@@ -52,6 +52,8 @@ export class Worker {
   #executing = 0;
   readonly #buffer: PrefetchBuffer;
   readonly #prefetch: PrefetchSizer;
+  /** Before the first delivery ends: the timer that counts one outlasting `waitMs` as slow (#probePace). */
+  #paceProbe: CancelTimer | undefined;
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
   readonly #spans: AttemptSpans | undefined;
@@ -66,7 +68,11 @@ export class Worker {
     this.#buffer = new PrefetchBuffer(clock, () => {
       if (!this.#stopping) this.#startBuffered();
     });
-    this.#prefetch = new PrefetchSizer({ concurrency: opts.concurrency, ...opts.prefetch });
+    this.#prefetch = new PrefetchSizer({
+      concurrency: opts.concurrency,
+      aheadMs: opts.claimAheadMs,
+      ...opts.prefetch,
+    });
     this.#spans = opts.tracer ? new AttemptSpans(opts.tracer, bus) : undefined;
     this.#waiting = new WaitingRuns<InFlight>(clock, {
       max: opts.maxWaiting,
@@ -154,6 +160,7 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     this.#buffer.disarm();
+    this.#paceProbe?.();
     // Runs that never started go back at once (those claimed ahead of their instant too).
     for (const f of [...this.#buffer.takeAll(), ...this.#waiting.takeAll()]) {
       f.waiting = false;
@@ -246,6 +253,7 @@ export class Worker {
       if (this.#stopping) this.#handBack(flight, now);
       else this.#buffer.push(flight);
     }
+    if (res.claimed.length > 0) this.#prefetch.claimed(res.claimed.every((c) => c.run.dueAt > now));
     if (!this.#stopping) this.#startBuffered();
   }
 
@@ -324,6 +332,7 @@ export class Worker {
     flight.buffered = false;
     flight.delivered = true;
     this.#executing++;
+    if (!this.#prefetch.observed && this.#paceProbe === undefined) this.#probePace(startedAt);
     const started = { ...run, startedAt: firstStart(flight) };
     if (this.#spans) flight.span = this.#spans.start(run, schedule, startedAt);
     const trace = flight.span?.context;
@@ -351,7 +360,7 @@ export class Worker {
     if (flight.done) return; // dropped after losing its lease
     this.#release(flight);
     const now = this.clock.now();
-    this.#prefetch.observe(now - flight.startedAt);
+    if (this.#prefetch.observe(now - flight.startedAt)) this.#slowHandlers(now);
     if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const run = flight.claimed.run;
     if (outcome.type === 'ok' && outcome.result !== undefined)
@@ -453,6 +462,32 @@ export class Worker {
   /** The earliest dueAt among buffered runs not reported yet (for the not-fired check's timer). */
   nextUnstartedDue(): number | null {
     return this.#buffer.nextUnreportedDue();
+  }
+
+  /**
+   * The first delivery after a start: if none has ended `waitMs` after it began, the handlers are slow and
+   * the pace guessed before it (prefetch-sizer.ts) was wrong.
+   */
+  #probePace(startedAt: number): void {
+    this.#paceProbe = this.clock.setTimer(startedAt + this.opts.prefetch.waitMs, () => {
+      this.#paceProbe = undefined;
+      if (!this.#stopping && this.#prefetch.stillRunning(this.opts.prefetch.waitMs))
+        this.#slowHandlers(this.clock.now());
+    });
+  }
+
+  /**
+   * The first delivery shows the handlers are slow: runs claimed ahead on the guess made before it, far beyond
+   * what the slots get through, go back to the store (due at their own instant, or at once if it passed),
+   * where another instance may start them.
+   */
+  #slowHandlers(now: number): void {
+    this.#paceProbe?.();
+    this.#paceProbe = undefined;
+    const excess = this.#prefetch.excess(this.#buffer.length);
+    if (excess === 0) return;
+    for (const f of this.#buffer.takeNewest(excess)) this.#handBack(f, now);
+    this.#buffer.armFor(now);
   }
 
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */

@@ -1,7 +1,9 @@
 // Claiming ahead (claimAheadMs): runs of overlap `allow` are claimed up to claimAheadMs before their instant
 // and each starts on a timer at its instant, never before; runs of other overlap policies are claimed once
 // due. Schedules a few milliseconds apart are served by a few claims instead of one each. A stop hands the
-// runs claimed ahead back unstarted. Injected clock; the in-memory store answers within a turn.
+// runs claimed ahead back unstarted. A worker that has delivered nothing yet claims a boundary ahead beyond
+// its slots, and hands that guess back once its first delivery shows the handlers are slow. Injected clock;
+// the in-memory store answers within a turn.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAIM_AHEAD_MS } from '../../src/options.js';
@@ -11,6 +13,10 @@ import { harness, type Harness } from '../support/harness.js';
 
 const HOUR = 3_600_000;
 const SPREAD = 50;
+/** Runs of one boundary, far beyond the slots (the harness's concurrency 10) and the prefetch floor (10). */
+const BOUNDARY = 300;
+/** The prefetch buffer's waitMs (scheduler.ts). */
+const WAIT_MS = 100;
 
 let h: Harness | undefined;
 afterEach(async () => h?.close());
@@ -44,6 +50,27 @@ async function spread(hh: Harness, first: number, overlap: 'allow' | 'skip', n =
   expect((await hh.s.putBulk(inputs)).totals.refused).toBe(0);
 }
 
+/** `n` hourly schedules of overlap allow, all first due at `at`. */
+async function boundary(hh: Harness, at: number, n: number): Promise<void> {
+  const inputs = Array.from({ length: n }, (_, i) => ({
+    key: `b-${i}`,
+    spec: `@every ${HOUR}ms`,
+    startAt: at,
+    target: { handler: 'h' },
+  }));
+  expect((await hh.s.putBulk(inputs)).totals.refused).toBe(0);
+}
+
+/** Resolves at the `n`-th `event`. */
+function nth(hh: Harness, event: 'run:released' | 'run:succeeded', n: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    hh.s.on(event, () => {
+      if (++seen === n) resolve();
+    });
+  });
+}
+
 /** Each run's start instant less its due instant, from run:started (the engine's clock at the event). */
 function startLags(hh: Harness): number[] {
   const lags: number[] = [];
@@ -69,7 +96,8 @@ describe('claiming ahead', () => {
     const calls = counted.calls() - before;
     await h.quiesce();
     // Each run settles alone (5 ms apart), and only while the worker's last claim was full does a claim ride on
-    // the settlement (the worker's room before its first delivery is twice its concurrency, 20 runs).
+    // the settlement (before its first delivery the worker's room is its slots and its prefetch floor, 20 runs,
+    // until a claim finds only runs ahead of their instant).
     const claiming = counted.claimingSettlements() - claimingBefore;
     expect(counted.settlements() - settledBefore + claiming).toBe(SPREAD);
     expect(claiming).toBeLessThanOrEqual(5);
@@ -142,5 +170,53 @@ describe('claiming ahead', () => {
 
   it('refuses a negative claimAheadMs', async () => {
     await expect(harness({ claimAheadMs: -1 })).rejects.toMatchObject({ code: 'SCHEDULE_INVALID' });
+  });
+
+  it('a worker that has delivered nothing yet claims a whole boundary ahead, beyond its slots', async () => {
+    h = await harness();
+    h.s.handle('h', () => {});
+    const lags = startLags(h);
+    const at = h.clock.now() + 20_000;
+    await boundary(h, at, BOUNDARY);
+    await h.clock.set(at - 1);
+    // Not the floor's 20 (slots and prefetch floor): runs ahead of their instant block nothing that is due.
+    expect(h.s.heldAhead).toBe(BOUNDARY);
+    expect(lags).toEqual([]);
+    await h.clock.advance(1);
+    await h.quiesce();
+    expect(lags).toEqual(Array.from({ length: BOUNDARY }, () => 0));
+  });
+
+  it('hands that guess back, due at once, when the first delivery outlasts waitMs', async () => {
+    h = await harness();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    h.s.handle('h', () => gate);
+    const started: string[] = [];
+    h.s.on('run:started', ({ run }) => started.push(run.id));
+    // The ten slots busy, the floor's ten kept, the rest handed back.
+    const handedBack = BOUNDARY - 20;
+    const released = nth(h, 'run:released', handedBack);
+    const succeeded = nth(h, 'run:succeeded', BOUNDARY);
+    const at = h.clock.now() + 20_000;
+    await boundary(h, at, BOUNDARY);
+    await h.clock.set(at);
+    expect(started).toHaveLength(10);
+    expect(h.s.heldAhead).toBe(0);
+    await h.clock.advance(WAIT_MS - 1);
+    expect((await h.s.listRuns({ state: 'scheduled', limit: 500 })).items).toEqual([]);
+    await h.clock.advance(1);
+    await released;
+    const back = (await h.s.listRuns({ state: 'scheduled', limit: 500 })).items;
+    expect(back).toHaveLength(handedBack);
+    // Their instant has passed: due at once, for this or another instance, their attempt not counted.
+    for (const r of back)
+      expect(r).toMatchObject({ attempt: 0, startedAt: null, scheduledFor: at, dueAt: at + WAIT_MS });
+    open();
+    await h.drive(succeeded);
+    await h.quiesce();
+    expect((await h.s.listRuns({ state: 'succeeded', limit: 500 })).items).toHaveLength(BOUNDARY);
+    expect(new Set(started).size).toBe(BOUNDARY);
+    expect(started).toHaveLength(BOUNDARY);
   });
 });

@@ -134,7 +134,8 @@ describe('leases', () => {
   });
 
   it('graceful stop hands back prefetched runs that never started', async () => {
-    h = await harness({ concurrency: 1 });
+    // Claimed once due (not ahead), so the prefetch floor alone sets what is held: one run.
+    h = await harness({ concurrency: 1, claimAheadMs: 0 });
     h.s.handle('stuck', () => new Promise(() => {}));
     for (const key of ['a', 'b', 'c']) {
       await h.s.put({
