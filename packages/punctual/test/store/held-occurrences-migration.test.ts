@@ -84,30 +84,7 @@ describe.runIf(PG_URL !== '' || REQUIRED)('held occurrences migration: postgres'
       ]);
       expect((await store.getRun(TENANT, pending))!.run.occurrenceId).toBe(`${sid}:${T0 + MINUTE}`);
 
-      // The held occurrences (pending and finished) are not materialised twice; the released one is, once.
-      const schedule = { scheduleId: sid, tenantId: TENANT, scheduleKey: 'report' };
-      const again = [1, 2, 3].map((m) => runInsert({ ...schedule, scheduledFor: T0 + m * MINUTE }));
-      const inserted = await store.insertRuns(again, T0 + 5 * MINUTE);
-      expect(inserted.map((t) => t.run.scheduledFor)).toEqual([T0 + 3 * MINUTE]);
-      expect(await store.insertRuns(again, T0 + 5 * MINUTE)).toEqual([]);
-      const holder = inserted[0]!.run.id;
-
-      // A rerun of the released occurrence is refused while the new run holds it; a held one reruns.
-      const res = await store.rerunRuns({
-        tenantId: TENANT,
-        scheduleId: sid,
-        scheduleVersion: 1,
-        runIds: [released, done, manual],
-        attempts: 1,
-        now: T0 + 6 * MINUTE,
-      });
-      expect(res.refused).toEqual([
-        { runId: released, why: 'occurrenceTaken', state: 'cancelled', heldBy: holder },
-      ]);
-      expect(res.transitions.map((t) => [t.run.id, t.to])).toEqual([
-        [done, 'scheduled'],
-        [manual, 'scheduled'],
-      ]);
+      await expectHeldOnce(store, sid, [1, 2, 3], { released, done, manual }, T0 + 5 * MINUTE);
       const { rows: after } = await db.query(
         `SELECT id::text AS id, holds_occurrence FROM ${s}.runs WHERE id = ANY($1::bigint[]) ORDER BY id`,
         [[done, manual]],
@@ -119,6 +96,40 @@ describe.runIf(PG_URL !== '' || REQUIRED)('held occurrences migration: postgres'
     });
   });
 });
+
+/**
+ * After the migration, exactly once still holds: of the schedule's runs put again at these minutes past T0,
+ * only minute 3 (whose run was released) is materialised, once; then a rerun of the released run is refused
+ * while that new run holds its occurrence, and the held ones (finished, manual) are scheduled again.
+ */
+async function expectHeldOnce(
+  store: Store,
+  scheduleId: string,
+  minutes: number[],
+  ids: { released: string; done: string; manual: string },
+  at: number,
+): Promise<void> {
+  const schedule = { scheduleId, tenantId: TENANT, scheduleKey: 'report' };
+  const again = minutes.map((m) => runInsert({ ...schedule, scheduledFor: T0 + m * MINUTE }));
+  const inserted = await store.insertRuns(again, at);
+  expect(inserted.map((t) => t.run.scheduledFor)).toEqual([T0 + 3 * MINUTE]);
+  expect(await store.insertRuns(again, at)).toEqual([]);
+  const res = await store.rerunRuns({
+    tenantId: TENANT,
+    scheduleId,
+    scheduleVersion: 1,
+    runIds: [ids.released, ids.done, ids.manual],
+    attempts: 1,
+    now: at + MINUTE,
+  });
+  expect(res.refused).toEqual([
+    { runId: ids.released, why: 'occurrenceTaken', state: 'cancelled', heldBy: inserted[0]!.run.id },
+  ]);
+  expect(res.transitions.map((t) => [t.run.id, t.to])).toEqual([
+    [ids.done, 'scheduled'],
+    [ids.manual, 'scheduled'],
+  ]);
+}
 
 /** Every run of the tenant, a page of two at a time: [id, state], newest first. */
 async function everyRun(store: Store, q: { scheduleKey?: string } = {}): Promise<[string, string][]> {
@@ -252,30 +263,7 @@ describe('held occurrences migration: sqlite', () => {
       { runId: dead, attempt: 1, workerId: 'w-1', outcome: 'dead', error: { message: 'boom' } },
     ]);
 
-    // The held occurrences are not materialised twice; the released one is, once.
-    const schedule = { scheduleId: String(sid), tenantId: TENANT, scheduleKey: 'report' };
-    const again = [1, 2, 3, 5].map((m) => runInsert({ ...schedule, scheduledFor: T0 + m * MINUTE }));
-    const inserted = await store.insertRuns(again, T0 + 9 * MINUTE);
-    expect(inserted.map((t) => t.run.scheduledFor)).toEqual([T0 + 3 * MINUTE]);
-    expect(await store.insertRuns(again, T0 + 9 * MINUTE)).toEqual([]);
-    const holder = inserted[0]!.run.id;
-
-    // A rerun of the released occurrence is refused while the new run holds it; a held one reruns.
-    const res = await store.rerunRuns({
-      tenantId: TENANT,
-      scheduleId: String(sid),
-      scheduleVersion: 1,
-      runIds: [released, done, manual],
-      attempts: 1,
-      now: T0 + 10 * MINUTE,
-    });
-    expect(res.refused).toEqual([
-      { runId: released, why: 'occurrenceTaken', state: 'cancelled', heldBy: holder },
-    ]);
-    expect(res.transitions.map((t) => [t.run.id, t.to])).toEqual([
-      [done, 'scheduled'],
-      [manual, 'scheduled'],
-    ]);
+    await expectHeldOnce(store, String(sid), [1, 2, 3, 5], { released, done, manual }, T0 + 9 * MINUTE);
     // Deleting a run still takes its attempts with it (the reference survived the rename).
     await store.close();
     const rw = new Database(path);
