@@ -18,33 +18,36 @@ export class BinaryHeap<T> {
 
   push(item: T): void {
     const a = this.#items;
+    let i = a.length;
     a.push(item);
-    let i = a.length - 1;
+    // Sift up: move parents down into the hole until the item's place is found.
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.before(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      const p = a[parent]!;
+      if (!this.before(item, p)) break;
+      a[i] = p;
       i = parent;
     }
+    a[i] = item;
   }
 
   pop(): T | undefined {
     const a = this.#items;
     const top = a[0];
     const last = a.pop();
-    if (a.length === 0 || last === undefined) return top;
-    a[0] = last;
+    const n = a.length;
+    if (n === 0 || last === undefined) return top;
+    // Sift down: move the earlier child up into the hole until `last` fits.
     let i = 0;
     for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < a.length && this.before(a[l]!, a[m]!)) m = l;
-      if (r < a.length && this.before(a[r]!, a[m]!)) m = r;
-      if (m === i) break;
-      [a[i], a[m]] = [a[m]!, a[i]!];
-      i = m;
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && this.before(a[c + 1]!, a[c]!)) c++;
+      if (!this.before(a[c]!, last)) break;
+      a[i] = a[c]!;
+      i = c;
     }
+    a[i] = last;
     return top;
   }
 

@@ -14,26 +14,23 @@ import type { InFlight } from './in-flight.js';
 
 interface Held {
   f: InFlight;
+  /** The run's, copied so that the heaps compare plain numbers. */
+  dueAt: number;
+  priority: number;
   /** Claim order. */
   seq: number;
 }
 
-const run = (h: Held): Run => h.f.claimed.run;
-
 /** Start order of due runs: priority, then instant, then claim order. */
 function startsBefore(a: Held, b: Held): boolean {
-  const ra = run(a);
-  const rb = run(b);
-  if (ra.priority !== rb.priority) return ra.priority > rb.priority;
-  if (ra.dueAt !== rb.dueAt) return ra.dueAt < rb.dueAt;
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.dueAt !== b.dueAt) return a.dueAt < b.dueAt;
   return a.seq < b.seq;
 }
 
 /** Order of runs held ahead: instant, then claim order. */
 function dueBefore(a: Held, b: Held): boolean {
-  const da = run(a).dueAt;
-  const db = run(b).dueAt;
-  return da !== db ? da < db : a.seq < b.seq;
+  return a.dueAt !== b.dueAt ? a.dueAt < b.dueAt : a.seq < b.seq;
 }
 
 export class PrefetchBuffer {
@@ -42,6 +39,8 @@ export class PrefetchBuffer {
   /** Runs due, in start order. */
   readonly #due = new BinaryHeap<Held>(startsBefore);
   #seq = 0;
+  /** No run in the ahead heap is due after this (it may be later than the latest one left). */
+  #aheadUntil = -Infinity;
   /** The timer for the earliest run held ahead of its instant, and that instant. */
   #timer: { at: number; cancel: CancelTimer } | undefined;
 
@@ -56,7 +55,9 @@ export class PrefetchBuffer {
   }
 
   push(flight: InFlight): void {
-    this.#ahead.push({ f: flight, seq: this.#seq++ });
+    const { dueAt, priority } = flight.claimed.run;
+    this.#ahead.push({ f: flight, dueAt, priority, seq: this.#seq++ });
+    if (dueAt > this.#aheadUntil) this.#aheadUntil = dueAt;
   }
 
   /**
@@ -71,7 +72,7 @@ export class PrefetchBuffer {
   /** Keeps a timer for the earliest run held ahead of `now` (claimed ahead), which calls `due` then. */
   armFor(now: number): void {
     this.#reach(now);
-    const at = this.#ahead.peek() === undefined ? null : run(this.#ahead.peek()!).dueAt;
+    const at = this.#ahead.peek()?.dueAt ?? null;
     if (this.#timer?.at === at) return;
     this.disarm();
     if (at === null) return;
@@ -91,8 +92,7 @@ export class PrefetchBuffer {
   /** Empties the buffer, returning what it held in start order. */
   takeAll(): InFlight[] {
     const all = this.#inOrder();
-    this.#ahead.reset([]);
-    this.#due.reset([]);
+    this.#keep([]);
     return all.map((h) => h.f);
   }
 
@@ -133,7 +133,14 @@ export class PrefetchBuffer {
 
   /** Moves the runs whose instant `now` has reached from the ahead heap to the due one. */
   #reach(now: number): void {
-    for (let h = this.#ahead.peek(); h !== undefined && run(h).dueAt <= now; h = this.#ahead.peek())
+    if (this.#ahead.size > 0 && this.#aheadUntil <= now) {
+      // A boundary claimed ahead comes due at once: move the lot without taking them out one by one.
+      for (const h of this.#ahead.toArray()) this.#due.push(h);
+      this.#ahead.reset([]);
+      this.#aheadUntil = -Infinity;
+      return;
+    }
+    for (let h = this.#ahead.peek(); h !== undefined && h.dueAt <= now; h = this.#ahead.peek())
       this.#due.push(this.#ahead.pop()!);
   }
 
@@ -154,5 +161,6 @@ export class PrefetchBuffer {
   #keep(held: Held[]): void {
     this.#due.reset([]);
     this.#ahead.reset(held);
+    this.#aheadUntil = held.reduce((m, h) => Math.max(m, h.dueAt), -Infinity);
   }
 }
