@@ -32,6 +32,24 @@ export interface InFlight {
   span?: AttemptSpan;
 }
 
+/** A run just claimed at `now`: held in the prefetch buffer, its lease good for `leaseMs`. */
+export function claimedFlight(claimed: ClaimedRun, now: number, leaseMs: number): InFlight {
+  return {
+    claimed,
+    abort: new AbortController(),
+    claimedAt: now,
+    startedAt: now,
+    buffered: true,
+    waiting: false,
+    delivered: false,
+    reported: false,
+    done: false,
+    settled: false,
+    cancelTimeout: () => {},
+    leaseUntil: now + leaseMs,
+  };
+}
+
 /**
  * What the run's startedAt is after this attempt: when its first delivery started. The claim recorded its
  * own instant; a run that was not delivered in this attempt keeps what it had before the claim.

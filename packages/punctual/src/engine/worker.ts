@@ -6,9 +6,10 @@
 // buffered ones). A run whose target is saturated for it waits in memory (lease kept, no slot held, nothing
 // written) and is admitted when the target has room (engine/waiting-runs.ts); it never loops through the
 // store. It never decides policy itself: the domain maps outcomes to next states; one attempt's delivery
-// against its timeout is engine/deliver-attempt.ts.
+// against its timeout is engine/deliver-attempt.ts; the first look at the handlers' pace after a start, which
+// may hand back what the buffer held on a guess, is engine/pace-probe.ts.
 
-import type { CancelTimer, Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { Json } from '../domain/json.js';
 import { boundedResult } from '../domain/json-limits.js';
 import { attemptOutcome, nextStateFor, type NextState, type Outcome } from '../domain/outcome.js';
@@ -20,11 +21,12 @@ import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { Delivery, TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { deliverAttempt } from './deliver-attempt.js';
-import { firstStart, type InFlight } from './in-flight.js';
+import { claimedFlight, firstStart, type InFlight } from './in-flight.js';
 import { PrefetchBuffer } from './prefetch-buffer.js';
 import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { Loop } from './loop.js';
+import { PaceProbe } from './pace-probe.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
 import { WaitingRuns } from './waiting-runs.js';
@@ -52,8 +54,7 @@ export class Worker {
   #executing = 0;
   readonly #buffer: PrefetchBuffer;
   readonly #prefetch: PrefetchSizer;
-  /** Before the first delivery ends: the timer that counts one outlasting `waitMs` as slow (#probePace). */
-  #paceProbe: CancelTimer | undefined;
+  readonly #pace: PaceProbe;
   readonly #settlements: SettlementPipeline;
   readonly #waiting: WaitingRuns<InFlight>;
   readonly #spans: AttemptSpans | undefined;
@@ -72,6 +73,10 @@ export class Worker {
       concurrency: opts.concurrency,
       aheadMs: opts.claimAheadMs,
       ...opts.prefetch,
+    });
+    this.#pace = new PaceProbe(clock, this.#prefetch, this.#buffer, opts.prefetch.waitMs, {
+      stopping: () => this.#stopping,
+      handBack: (f, now) => this.#handBack(f, now),
     });
     this.#spans = opts.tracer ? new AttemptSpans(opts.tracer, bus) : undefined;
     this.#waiting = new WaitingRuns<InFlight>(clock, {
@@ -160,7 +165,7 @@ export class Worker {
     this.#stopping = true;
     await this.loop.stop();
     this.#buffer.disarm();
-    this.#paceProbe?.();
+    this.#pace.cancel();
     // Runs that never started go back at once (those claimed ahead of their instant too).
     for (const f of [...this.#buffer.takeAll(), ...this.#waiting.takeAll()]) {
       f.waiting = false;
@@ -233,20 +238,7 @@ export class Worker {
     // A claimed run is `run:started` when its delivery starts (#deliver), not while it waits in the buffer.
     for (const t of res.transitions) if (t.to !== 'running') this.bus.emitTransition(t);
     for (const claimed of res.claimed) {
-      const flight: InFlight = {
-        claimed,
-        abort: new AbortController(),
-        claimedAt: now,
-        startedAt: now,
-        buffered: true,
-        waiting: false,
-        delivered: false,
-        reported: false,
-        done: false,
-        settled: false,
-        cancelTimeout: () => {},
-        leaseUntil: now + this.opts.leaseMs,
-      };
+      const flight = claimedFlight(claimed, now, this.opts.leaseMs);
       this.#inFlight.set(claimed.run.id, flight);
       // A claim that rode on a settlement sent before stop() began comes back while the worker stops: its runs
       // go back at once, like the buffered ones stop() hands back (the store closes after the drain).
@@ -332,7 +324,7 @@ export class Worker {
     flight.buffered = false;
     flight.delivered = true;
     this.#executing++;
-    if (!this.#prefetch.observed && this.#paceProbe === undefined) this.#probePace(startedAt);
+    this.#pace.started(startedAt);
     const started = { ...run, startedAt: firstStart(flight) };
     if (this.#spans) flight.span = this.#spans.start(run, schedule, startedAt);
     const trace = flight.span?.context;
@@ -360,7 +352,7 @@ export class Worker {
     if (flight.done) return; // dropped after losing its lease
     this.#release(flight);
     const now = this.clock.now();
-    if (this.#prefetch.observe(now - flight.startedAt)) this.#slowHandlers(now);
+    this.#pace.ended(now - flight.startedAt, now);
     if (flight.settled || !this.#inFlight.has(flight.claimed.run.id)) return; // lost the lease meanwhile
     const run = flight.claimed.run;
     if (outcome.type === 'ok' && outcome.result !== undefined)
@@ -462,32 +454,6 @@ export class Worker {
   /** The earliest dueAt among buffered runs not reported yet (for the not-fired check's timer). */
   nextUnstartedDue(): number | null {
     return this.#buffer.nextUnreportedDue();
-  }
-
-  /**
-   * The first delivery after a start: if none has ended `waitMs` after it began, the handlers are slow and
-   * the pace guessed before it (prefetch-sizer.ts) was wrong.
-   */
-  #probePace(startedAt: number): void {
-    this.#paceProbe = this.clock.setTimer(startedAt + this.opts.prefetch.waitMs, () => {
-      this.#paceProbe = undefined;
-      if (!this.#stopping && this.#prefetch.stillRunning(this.opts.prefetch.waitMs))
-        this.#slowHandlers(this.clock.now());
-    });
-  }
-
-  /**
-   * The first delivery shows the handlers are slow: runs claimed ahead on the guess made before it, far beyond
-   * what the slots get through, go back to the store (due at their own instant, or at once if it passed),
-   * where another instance may start them.
-   */
-  #slowHandlers(now: number): void {
-    this.#paceProbe?.();
-    this.#paceProbe = undefined;
-    const excess = this.#prefetch.excess(this.#buffer.length);
-    if (excess === 0) return;
-    for (const f of this.#buffer.takeNewest(excess)) this.#handBack(f, now);
-    this.#buffer.armFor(now);
   }
 
   /** Frees the slot of a delivery that ended; the slot goes to a prefetched run at once. */
