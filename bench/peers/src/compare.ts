@@ -184,6 +184,9 @@ const startedAt = new Date();
 const date = startedAt.toISOString().slice(0, 10);
 const out = flag('--out') ?? join(root, 'bench', 'results', `${date}-peers${quick ? '-quick' : ''}.json`);
 const results: Rep[] = [];
+/** The command as a user would type it again (the report shows it). */
+const quoted = (a: string): string => (/^[\w,./=:-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+const command = ['npm run bench:peers', ...(args.length ? ['--', ...args.map(quoted)] : [])].join(' ');
 const save = async (servers: Record<string, string>) => {
   mkdirSync(dirname(out), { recursive: true });
   const machine = {
@@ -194,6 +197,7 @@ const save = async (servers: Record<string, string>) => {
   };
   const doc = {
     startedAt: startedAt.toISOString(),
+    command,
     quick,
     sizes,
     reps,

@@ -19,6 +19,8 @@ interface Rep {
 }
 interface Doc {
   startedAt: string;
+  /** The command that ran it (absent in reports written before it was recorded). */
+  command?: string;
   quick: boolean;
   sizes: Record<string, number>;
   reps: number;
@@ -189,7 +191,10 @@ if (process.argv[1]?.endsWith('report.ts')) {
         .pop() ?? 'missing-peers.json',
     );
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
-  const md = render(doc, doc.quick ? 'npm run bench:peers -- --quick' : 'npm run bench:peers');
+  const md = render(
+    doc,
+    doc.command ?? (doc.quick ? 'npm run bench:peers -- --quick' : 'npm run bench:peers'),
+  );
   const outFile = file.replace(/\.json$/, '.md');
   writeFileSync(outFile, md);
   console.log(md);

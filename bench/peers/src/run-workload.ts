@@ -275,6 +275,7 @@ async function steadyState(
   return {
     metrics: {
       ...latenessMetrics([...late.values()]),
+      ...perMinuteP99(late, warm, sizes.manyMinutes),
       fired: late.size,
       ...loadMetrics(n, loadSeconds),
       storageMb: +((await peer.storageBytes()) / 2 ** 20).toFixed(1),
@@ -283,6 +284,19 @@ async function steadyState(
     misses: Math.max(0, expected - late.size),
     duplicates: watch.duplicates,
   };
+}
+
+/**
+ * The p99 of the fires due in each whole minute of the window (`p99Minute1` for [warm, warm + 1 min), ...): a
+ * slow first boundary after a start tells a different story from a slow later one.
+ */
+function perMinuteP99(late: Map<string, number>, warm: number, minutes: number): Record<string, number> {
+  const byMinute = Array.from({ length: minutes }, () => [] as number[]);
+  for (const [key, ms] of late) {
+    const due = Number(key.slice(key.lastIndexOf('@') + 1));
+    byMinute[Math.floor((due - warm) / 60_000)]?.push(ms);
+  }
+  return Object.fromEntries(byMinute.map((values, m) => [`p99Minute${m + 1}`, pct(values, 99)]));
 }
 
 export async function runWorkload(
