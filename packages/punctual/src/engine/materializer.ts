@@ -30,6 +30,7 @@ import type { Advance, AdvanceResult, RunInsert, Store } from '../store/store.js
 import { Loop } from './loop.js';
 import { LowWaterMark } from './low-water-mark.js';
 import { MaterializerBacklog } from './materializer-backlog.js';
+import { nextTurn } from './next-turn.js';
 import type { SpecCache } from './spec-cache.js';
 import { resumeTimedPauses } from './timed-resume.js';
 
@@ -137,6 +138,8 @@ export class Materializer {
           reached = since === undefined || reached === undefined ? undefined : Math.min(reached, since);
           return;
         }
+        // A full batch is followed by another: let this process's timers and I/O in between (next-turn.ts).
+        await nextTurn();
       }
     };
     chains.push(chain());

@@ -26,6 +26,7 @@ import { PrefetchBuffer } from './prefetch-buffer.js';
 import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { Loop } from './loop.js';
+import { nextTurn } from './next-turn.js';
 import { PaceProbe } from './pace-probe.js';
 import { PrefetchSizer } from './prefetch-sizer.js';
 import { SettlementPipeline } from './settlement-pipeline.js';
@@ -219,6 +220,9 @@ export class Worker {
       this.#backlog = claimMayLeaveDue(res, limit);
       this.#started(res, claimedAt);
       if (!this.#backlog) break;
+      // More to claim ahead of their instant (a boundary is many claims): there is time to let this
+      // process's timers and I/O in first (next-turn.ts). Runs due now are claimed without a pause.
+      if (res.claimed.every((c) => c.run.dueAt > claimedAt)) await nextTurn();
     }
     if (this.#stopping) return null;
     const next = await this.store.nextRunDueAt();

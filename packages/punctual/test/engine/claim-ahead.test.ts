@@ -2,8 +2,8 @@
 // and each starts on a timer at its instant, never before; runs of other overlap policies are claimed once
 // due. Schedules a few milliseconds apart are served by a few claims instead of one each. A stop hands the
 // runs claimed ahead back unstarted. A worker that has delivered nothing yet claims a boundary ahead beyond
-// its slots, and hands that guess back once its first delivery shows the handlers are slow. Injected clock;
-// the in-memory store answers within a turn.
+// its slots, and hands that guess back once its first delivery shows the handlers are slow; the event loop
+// turns between the claims of one boundary. Injected clock; the in-memory store answers within a turn.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAIM_AHEAD_MS } from '../../src/options.js';
@@ -185,6 +185,29 @@ describe('claiming ahead', () => {
     await h.clock.advance(1);
     await h.quiesce();
     expect(lags).toEqual(Array.from({ length: BOUNDARY }, () => 0));
+  });
+
+  it('a boundary of several claims lets the event loop turn between them (timers and I/O are not held up)', async () => {
+    const claims = countingCalls(sqliteStore({ path: ':memory:' }), 'claimRuns');
+    h = await harness({ store: claims.store });
+    h.s.handle('h', () => {});
+    const n = 500; // three claims of at most 200
+    const at = h.clock.now() + 20_000;
+    await boundary(h, at, n);
+    const before = claims.calls();
+    const turns: number[] = [];
+    let watching = true;
+    const turn = (): void => {
+      turns.push(claims.calls() - before);
+      if (watching) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await h.clock.set(at - 1);
+    watching = false;
+    expect(h.s.heldAhead).toBe(n);
+    const made = claims.calls() - before;
+    expect(made).toBeGreaterThanOrEqual(3);
+    expect(turns.some((c) => c > 0 && c < made)).toBe(true);
   });
 
   it('hands that guess back, due at once, when the first delivery outlasts waitMs', async () => {

@@ -1,7 +1,8 @@
 // The materializer-chains suite, run on each store by its own test file (materializer-chains.test.ts on
 // SQLite, materializer-chains-postgres.test.ts on PostgreSQL): a step that claims a full batch starts a second
 // claim-and-advance chain beside the first (up to `parallel`), their claims disjoint, so every due schedule
-// becomes exactly one run; a step with less than a batch due makes one claim, as with one chain. The clock
+// becomes exactly one run; a step with less than a batch due makes one claim, as with one chain; the event
+// loop turns between batches, even on a store that works synchronously inside (SQLite). The clock
 // is frozen: the step runs on the loop's start and nothing waits for a timer. Test support only.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +55,8 @@ async function materializeDue(
 ): Promise<{
   runsBySchedule: Map<string, number>;
   claims: { calls: number; most: number; from: (number | undefined)[] };
+  /** The claims made so far, read on each turn of the event loop while the step ran. */
+  turns: number[];
 }> {
   const clock = new TestClock(T0);
   const s = createScheduler({ store, clock, clockSync: { enabled: false } });
@@ -98,13 +101,21 @@ async function materializeDue(
     },
     () => {},
   );
+  const turns: number[] = [];
+  let watching = true;
+  const turn = (): void => {
+    turns.push(c.claims.calls);
+    if (watching) setImmediate(turn);
+  };
+  setImmediate(turn);
   m.loop.start();
   // A stop cuts a step short after its current batch: the step is let finish first, unless `stopAtOnce`.
   if (!stopAtOnce) await written;
+  watching = false;
   await m.loop.stop();
   expect(failure).toBeUndefined();
   if (!stopAtOnce) expect(await store.nextScheduleAt()).toBeGreaterThan(clock.now());
-  return { runsBySchedule, claims: c.claims };
+  return { runsBySchedule, claims: c.claims, turns };
 }
 
 /**
@@ -146,6 +157,13 @@ export function materializerChainsSuite(
       expect(runsBySchedule.size).toBeLessThanOrEqual(3 * BATCH);
       expect([...runsBySchedule.values()].every((count) => count === 1)).toBe(true);
       expect(await store.nextScheduleAt()).toBeLessThan(T0 + HOUR);
+    });
+
+    it('a step of several batches lets the event loop turn between them (timers and I/O are not held up)', async () => {
+      const { runsBySchedule, claims, turns } = await materializeDue(await fresh(), 5 * BATCH);
+      expect(runsBySchedule.size).toBe(5 * BATCH);
+      // Some turn of the loop came after the first claim and before the last.
+      expect(turns.some((n) => n > 0 && n < claims.calls)).toBe(true);
     });
 
     it('less than a batch due: one claim', async () => {
