@@ -1,29 +1,18 @@
 // The prefetch buffer: due runs leave by priority, then instant, then claim order (a claim's own order, kept
-// across claims), a run held ahead of its instant stays until then while a due one behind it leaves, the timer is armed for the earliest
-// instant ahead and follows runs arriving and leaving, and a deep buffer (a minute boundary claimed ahead)
-// keeps every answer while it is emptied from the front.
+// across claims), a run held ahead of its instant stays until then while a due one behind it leaves, the
+// timer is armed for the earliest instant ahead and follows runs arriving and leaving, and a deep buffer (a
+// minute boundary claimed ahead) keeps every answer while it is emptied from the front.
 
 import { describe, expect, it } from 'vitest';
-import type { InFlight } from '../../src/engine/in-flight.js';
+import { claimedFlight, type InFlight } from '../../src/engine/in-flight.js';
 import { PrefetchBuffer } from '../../src/engine/prefetch-buffer.js';
+import type { ClaimedRun } from '../../src/store/store.js';
 import { runningRun, T0 } from '../support/fixtures.js';
 import { TestClock } from '../support/test-clock.js';
 
 function flight(id: number, dueAt: number, priority = 0): InFlight {
-  return {
-    claimed: { run: runningRun({ id: String(id), dueAt, scheduledFor: dueAt, priority }) },
-    abort: new AbortController(),
-    claimedAt: T0,
-    startedAt: T0,
-    buffered: true,
-    waiting: false,
-    delivered: false,
-    reported: false,
-    done: false,
-    settled: false,
-    cancelTimeout: () => {},
-    leaseUntil: T0 + 30_000,
-  } as InFlight;
+  const run = runningRun({ id: String(id), dueAt, scheduledFor: dueAt, priority });
+  return claimedFlight({ run } as ClaimedRun, T0, 30_000);
 }
 
 /** A buffer on a test clock that counts its timer's calls. */
