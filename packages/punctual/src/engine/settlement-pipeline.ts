@@ -72,6 +72,15 @@ export class SettlementPipeline {
   /** Queues a settlement; it is sent on the next turn with every other one queued by then. */
   push(settlement: QueuedSettlement): void {
     this.#queue.push(settlement);
+    this.#pumpNextTurn();
+  }
+
+  /**
+   * Sends what is queued on the next turn of the event loop: the settlements of one turn share a transaction,
+   * and a store that works synchronously inside (SQLite) does not chain one batch after another without
+   * letting this process's timers and I/O in (next-turn.ts).
+   */
+  #pumpNextTurn(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => {
@@ -109,7 +118,7 @@ export class SettlementPipeline {
         .finally(() => {
           this.#inFlight--;
           for (const wake of this.#ended.splice(0)) wake();
-          this.#pump();
+          if (this.#queue.length > 0) this.#pumpNextTurn();
           this.hooks.ended(again);
         });
     }

@@ -1,6 +1,7 @@
 // The settlement pipeline: settlements of one turn share a transaction, at most `parallel` transactions are
-// in flight, a failed transaction is kept and sent again after the back-off (on the engine clock), and a
-// stopping worker can give up on what the store will not take.
+// in flight, the event loop turns between one batch and the next, a failed transaction is kept and sent
+// again after the back-off (on the engine clock), and a stopping worker can give up on what the store will
+// not take.
 
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../src/events.js';
@@ -53,7 +54,7 @@ function fakeStore() {
   return { store, calls, state, maxOpen: () => maxOpen };
 }
 
-function pipeline(store: Store, clock: TestClock, giveUp = () => false) {
+function pipeline(store: Store, clock: TestClock, giveUp = () => false, parallel = 2) {
   const bus = new EventBus();
   const errors: unknown[] = [];
   bus.on('error', (e) => errors.push(e));
@@ -71,7 +72,7 @@ function pipeline(store: Store, clock: TestClock, giveUp = () => false) {
     store,
     clock,
     bus,
-    { workerId: 'w', leaseMs: 30_000, claimAheadMs: 0, batch: 3, parallel: 2, retryMs: 500 },
+    { workerId: 'w', leaseMs: 30_000, claimAheadMs: 0, batch: 3, parallel, retryMs: 500 },
     hooks,
   );
   return { p, errors, settled };
@@ -97,6 +98,34 @@ describe('settlement pipeline', () => {
     await p.flush();
     expect(settled).toEqual(['1', '2', '3', '4', '5', '6', '7']);
     expect(f.maxOpen()).toBe(2);
+  });
+
+  it('sends batch after batch with a turn of the event loop between them, on a store that answers at once', async () => {
+    const clock = new TestClock('2026-01-05T00:00:00.000Z');
+    let sends = 0;
+    // As the SQLite store: the work is done inside the call, the promise is already resolved.
+    const store = {
+      settleRuns: (batch: Settlement[]) => {
+        sends++;
+        return Promise.resolve(batch.map(() => null));
+      },
+    } as unknown as Store;
+    const { p, settled } = pipeline(store, clock, () => false, 1);
+    for (let i = 1; i <= 9; i++) p.push(settlement(String(i)));
+    const turns: number[] = [];
+    let watching = true;
+    const turn = (): void => {
+      turns.push(sends);
+      if (watching) setImmediate(turn);
+    };
+    setImmediate(turn);
+    // Not flush(), which sends what is left at once (a stopping worker): the turns alone.
+    for (let i = 0; i < 20 && settled.length < 9; i++) await settle(1);
+    watching = false;
+    expect(sends).toBe(3);
+    expect(settled).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    // Some turn of the loop came after the first send and before the last.
+    expect(turns.some((n) => n > 0 && n < 3)).toBe(true);
   });
 
   it('keeps a batch the store failed and sends it again once the back-off has passed', async () => {
