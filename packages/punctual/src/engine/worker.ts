@@ -218,11 +218,11 @@ export class Worker {
         this.#reserved -= limit;
       }
       this.#backlog = claimMayLeaveDue(res, limit);
-      this.#started(res, claimedAt);
+      const allAhead = this.#started(res, claimedAt);
       if (!this.#backlog) break;
       // More to claim ahead of their instant (a boundary is many claims): there is time to let this
       // process's timers and I/O in first (next-turn.ts). Runs due now are claimed without a pause.
-      if (res.claimed.every((c) => c.run.dueAt > claimedAt)) await nextTurn();
+      if (allAhead) await nextTurn();
     }
     if (this.#stopping) return null;
     const next = await this.store.nextRunDueAt();
@@ -238,7 +238,8 @@ export class Worker {
     return Math.min(room, this.opts.claimBatch);
   }
 
-  #started(res: ClaimResult, now: number): void {
+  /** Holds the runs a claim at `now` took; returns whether every one of them is ahead of its instant. */
+  #started(res: ClaimResult, now: number): boolean {
     // A claimed run is `run:started` when its delivery starts (#deliver), not while it waits in the buffer.
     for (const t of res.transitions) if (t.to !== 'running') this.bus.emitTransition(t);
     for (const claimed of res.claimed) {
@@ -249,8 +250,10 @@ export class Worker {
       if (this.#stopping) this.#handBack(flight, now);
       else this.#buffer.push(flight);
     }
-    if (res.claimed.length > 0) this.#prefetch.claimed(res.claimed.every((c) => c.run.dueAt > now));
+    const allAhead = res.claimed.every((c) => c.run.dueAt > now);
+    if (res.claimed.length > 0) this.#prefetch.claimed(allAhead);
     if (!this.#stopping) this.#startBuffered();
+    return allAhead;
   }
 
   #startBuffered(): void {
