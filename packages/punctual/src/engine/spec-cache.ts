@@ -1,14 +1,17 @@
 // Compiled specs by schedule content, so the materializer does not re-parse a cron or RRULE on every step.
-// A bounded map: the oldest entries are dropped first.
+// A bounded map: the first written entries are dropped first (domain/bounded-map.ts).
 
+import { BoundedMap } from '../domain/bounded-map.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { CompiledSpec } from '../domain/timing/compiled-spec.js';
 import { compileStored } from '../domain/schedule.js';
 
 export class SpecCache {
-  readonly #entries = new Map<string, CompiledSpec>();
+  readonly #entries: BoundedMap<string, CompiledSpec>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.#entries = new BoundedMap(capacity);
+  }
 
   /** The compiled spec of a stored schedule (validated when it was saved, so not again). */
   get(s: Schedule, now: number): CompiledSpec {
@@ -17,10 +20,6 @@ export class SpecCache {
     const cached = this.#entries.get(key);
     if (cached) return cached;
     const c = compileStored(s, now);
-    if (this.#entries.size >= this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
     this.#entries.set(key, c);
     return c;
   }
