@@ -1,11 +1,14 @@
 // A run the worker holds (claimed, not settled yet; prefetch-buffer.ts holds those waiting for a free slot or
 // for their instant). It keeps the facts about one held run that the worker's decisions read: when it was
-// claimed, whether its delivery started, whether it was reported late. It never talks to the store or a
-// target.
+// claimed, whether its delivery started, whether it was reported late, and the settlement that ends its
+// attempt. It never talks to the store or a target.
 
 import type { CancelTimer } from '../clock.js';
+import type { Json } from '../domain/json.js';
+import type { NextState } from '../domain/outcome.js';
+import type { Attempt } from '../domain/run.js';
 import type { AttemptSpan } from '../run-tracer.js';
-import type { ClaimedRun } from '../store/store.js';
+import type { ClaimedRun, Settlement, SettleOutcome } from '../store/store.js';
 
 export interface InFlight {
   claimed: ClaimedRun;
@@ -58,4 +61,36 @@ export function firstStart(flight: InFlight): number | null {
   const recorded = flight.claimed.run.startedAt;
   if (recorded !== flight.claimedAt) return recorded; // an earlier attempt started it
   return flight.delivered ? flight.startedAt : null;
+}
+
+/**
+ * The settlement that ends the held run's attempt at `now`: its next state (or a release), the attempt it
+ * records for `workerId`, and what its startedAt becomes.
+ */
+export function flightSettlement(
+  flight: InFlight,
+  next: NextState | SettleOutcome,
+  outcome: Attempt['outcome'],
+  now: number,
+  result: Json | null,
+  workerId: string,
+): Settlement {
+  const run = flight.claimed.run;
+  return {
+    runId: run.id,
+    token: flight.claimed.token,
+    startedAt: firstStart(flight),
+    outcome: next,
+    attempt: {
+      runId: run.id,
+      attempt: run.attempt,
+      workerId,
+      startedAt: flight.startedAt,
+      finishedAt: now,
+      outcome,
+      error: 'error' in next ? next.error : null,
+      result,
+    },
+    run,
+  };
 }

@@ -21,7 +21,7 @@ import type { ClaimResult, SettleOutcome, Store } from '../store/store.js';
 import type { Delivery, TargetDriver } from '../targets/target.js';
 import { AttemptSpans, traceIds } from './attempt-spans.js';
 import { deliverAttempt } from './deliver-attempt.js';
-import { claimedFlight, firstStart, type InFlight } from './in-flight.js';
+import { claimedFlight, firstStart, flightSettlement, type InFlight } from './in-flight.js';
 import { PrefetchBuffer } from './prefetch-buffer.js';
 import { claimMayLeaveDue, nextClaimAt } from './claim-rhythm.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
@@ -386,31 +386,15 @@ export class Worker {
     result: Json | null,
   ): void {
     flight.settled = true;
-    const run = flight.claimed.run;
-    const error = 'error' in next ? next.error : null;
+    const settlement = flightSettlement(flight, next, outcome, now, result, this.opts.workerId);
     const span = flight.span;
-    if (span) {
+    if (span !== undefined) {
       flight.span = undefined;
-      this.#spans!.end(span, { outcome, error, endedAt: now });
+      this.#spans!.end(span, { outcome, error: settlement.attempt.error, endedAt: now });
     }
-    this.#settlements.push({
-      ...(span && { trace: traceIds(span.context) }),
-      runId: run.id,
-      token: flight.claimed.token,
-      startedAt: firstStart(flight),
-      outcome: next,
-      attempt: {
-        runId: run.id,
-        attempt: run.attempt,
-        workerId: this.opts.workerId,
-        startedAt: flight.startedAt,
-        finishedAt: now,
-        outcome,
-        error,
-        result,
-      },
-      run,
-    });
+    this.#settlements.push(
+      span === undefined ? settlement : { ...settlement, trace: traceIds(span.context) },
+    );
   }
 
   /** Ends a buffered run without delivering it (past its deadline, or its schedule paused). */
