@@ -24,7 +24,7 @@ import type { ApiKey, Tenant, TenantState } from '../tenant-store.js';
  */
 export const STORED_DESCRIPTION = '';
 
-/** The zone a schedule row's NULL `tz` stands for (PostgreSQL, migration 26). */
+/** The zone a schedule row's NULL (PostgreSQL, migration 26) or empty (SQLite, 0023) `tz` stands for. */
 export const STORED_DEFAULT_TZ = 'UTC';
 
 /** A JSON column's value as the driver returns it → the value (null for SQL NULL). */
@@ -158,7 +158,7 @@ const numOrNull = (v: Int | null): number | null => (v === null ? null : Number(
 
 /** The draft a schedule row holds (what a put compares with). */
 export function decodeDraft(row: ScheduleRowShape, json: JsonColumn): ScheduleDraft {
-  const tz = row.tz ?? STORED_DEFAULT_TZ;
+  const tz = row.tz || STORED_DEFAULT_TZ;
   return {
     tenantId: row.tenant_id,
     key: row.key,

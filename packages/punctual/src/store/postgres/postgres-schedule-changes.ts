@@ -22,7 +22,7 @@ import {
   type ScheduleRow,
 } from './postgres-rows.js';
 import { transitionsOf } from './postgres-runs.js';
-import { storedDefaults } from './postgres-unwritten-defaults.js';
+import { storedDefaults } from '../common/stored-defaults.js';
 
 /** The schedule columns a put writes, in the order of the UPDATE below (NULL for a default: migration 26). */
 export function contentOf(d: PutScheduleRequest['draft']): unknown[] {

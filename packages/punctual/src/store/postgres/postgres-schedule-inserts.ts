@@ -10,7 +10,7 @@ import { RetryTransaction, type PgDb } from './postgres-database.js';
 import type { PgQueryable } from './postgres-driver.js';
 import { toSchedule, type ScheduleRow } from './postgres-rows.js';
 import { asJsonb } from './jsonb-value.js';
-import { storedDefaults } from './postgres-unwritten-defaults.js';
+import { storedDefaults } from '../common/stored-defaults.js';
 
 /** The columns of a row object of the parameter, with their types (the schedules' own, and the revision's). */
 const ROW_COLUMNS = `n int, tenant_id text, key text, spec text, spec_kind text, tz text, target jsonb,

@@ -24,6 +24,7 @@ import * as m0019 from './migrations/0019-storage-diet.js';
 import * as m0020 from './migrations/0020-settlement-pages.js';
 import * as m0021 from './migrations/0021-deferred-creation-revisions.js';
 import * as m0022 from './migrations/0022-held-occurrences.js';
+import * as m0023 from './migrations/0023-empty-defaults.js';
 
 export interface Migration {
   version: number;
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: m0020.name, sql: m0020.sql },
   { version: 21, name: m0021.name, sql: m0021.sql },
   { version: 22, name: m0022.name, sql: m0022.sql },
+  { version: 23, name: m0023.name, sql: m0023.sql },
 ];
 
 /** The highest version (numbers are reserved per change, so the list may skip one until it is merged). */

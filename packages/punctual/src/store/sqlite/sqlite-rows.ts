@@ -111,7 +111,8 @@ export function toJson(v: unknown): string | null {
 }
 
 export function fromJson<T>(text: string | null): T | null {
-  return text === null ? null : (JSON.parse(text) as T);
+  // An empty text is a schedule's policies or labels left at their default (migration 0023).
+  return text === null || text === '' ? null : (JSON.parse(text) as T);
 }
 
 /** A domain id as the INTEGER key, or undefined when it cannot name a row. */

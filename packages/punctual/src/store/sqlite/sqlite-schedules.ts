@@ -17,6 +17,7 @@ import type { SqliteDatabase } from './sqlite-database.js';
 import { decodeCursor, encodeCursor } from '../common/page-cursor.js';
 import { putRefusal } from '../common/put-rules.js';
 import { STORED_DESCRIPTION } from '../common/row-decoding.js';
+import { storedDefaults } from '../common/stored-defaults.js';
 import { toJson, toSchedule, type ScheduleReadRow, type ScheduleRow } from './sqlite-rows.js';
 import { EXECUTIONS_JOIN, executionsIn, NO_EXECUTIONS, WITH_EXECUTIONS } from './sqlite-executions.js';
 import { cancelPending, insertRuns, skipPaused } from './sqlite-runs.js';
@@ -29,7 +30,6 @@ import {
   reserveRevisionSeq,
   writeOutCreation,
 } from './sqlite-revisions.js';
-import { compactPolicies } from '../stored-policies.js';
 import { dropOverrides } from './sqlite-overrides.js';
 
 const GET = `SELECT ${WITH_EXECUTIONS} FROM schedules ${EXECUTIONS_JOIN} WHERE tenant_id = ? AND key = ?`;
@@ -67,23 +67,25 @@ const RESUME = `
   WHERE id = @id AND state = 'paused' AND (@dueBy IS NULL OR paused_until <= @dueBy)
   RETURNING *`;
 
+/** A draft's columns. What holds its default is an empty text (stored-defaults.ts, migration 0023). */
 function draftParams(d: ScheduleDraft): Record<string, unknown> {
+  const stored = storedDefaults(d);
   return {
     spec: d.spec,
     specKind: d.specKind,
-    tz: d.tz,
+    tz: stored.tz ?? '',
     targetKind: targetKind(d.target),
     target: JSON.stringify(d.target),
     payload: toJson(d.payload),
-    policies: JSON.stringify(compactPolicies(d.policies)),
-    overlap: d.policies.overlap,
+    policies: stored.policies === null ? '' : JSON.stringify(stored.policies),
+    overlap: '',
     startAt: d.startAt,
     endAt: d.endAt,
     maxRuns: d.maxRuns,
     jitterMs: d.jitterMs,
     description: STORED_DESCRIPTION,
     summary: d.summary,
-    labels: JSON.stringify(d.labels),
+    labels: stored.labels === null ? '' : JSON.stringify(stored.labels),
     dst: d.dst === null ? null : JSON.stringify(d.dst),
     calendarRules: d.calendarRules == null ? null : JSON.stringify(d.calendarRules),
     expect: d.expect == null ? null : JSON.stringify(d.expect),
@@ -180,7 +182,8 @@ export function listSchedules(sql: SqliteDatabase, q: ScheduleQuery): Page<Sched
     params.prefixLength = [...q.keyPrefix].length;
   }
   for (const [i, [k, v]] of (q.labels ?? []).entries()) {
-    where.push(`json_extract(labels, @labelPath${i}) = @labelValue${i}`);
+    // Empty labels are an empty text (migration 0023), which json_extract would refuse as malformed JSON.
+    where.push(`json_extract(NULLIF(labels, ''), @labelPath${i}) = @labelValue${i}`);
     params[`labelPath${i}`] = `$."${k}"`;
     params[`labelValue${i}`] = v;
   }
