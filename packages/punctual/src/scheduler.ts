@@ -10,9 +10,9 @@ import { dirname } from 'node:path';
 import { offsetClock, type Clock } from './clock.js';
 import { DeclaredSet, reconcileDeclared, type HandlerSchedule } from './declared-schedules.js';
 import type { ScheduleInput } from './domain/schedule.js';
+import { ClockSync } from './engine/clock-sync.js';
 import { DatabaseHealth, type DatabaseOutageState } from './engine/database-health.js';
 import { PunctualError } from './errors.js';
-import { Loop } from './engine/loop.js';
 import type { TargetKind } from './domain/target.js';
 import { AlertDispatcher } from './engine/alert-dispatcher.js';
 import { AlertEvaluator } from './engine/alert-evaluator.js';
@@ -68,10 +68,9 @@ export class Scheduler extends TenantApi {
   readonly #alertEvaluator: AlertEvaluator | undefined;
   readonly #alertDispatcher: AlertDispatcher | undefined;
   readonly #tenants = new Map<string, TenantApi>();
-  readonly #offset: { ms: number };
+  readonly #clockSync: ClockSync;
   readonly #health: DatabaseHealth;
   readonly #declared = new DeclaredSet();
-  #clockSync: Loop | undefined;
   #started = false;
   #starting: Promise<void> | undefined;
   #migrated = false;
@@ -92,10 +91,15 @@ export class Scheduler extends TenantApi {
       materializerCaughtUp: () => Promise.resolve(),
     };
     // The engine's clock: the given clock corrected by the measured offset to a shared store's server.
-    const offset = { ms: 0 };
-    const clock: Clock = offsetClock(options.clock, () => offset.ms);
+    const clockSync = new ClockSync(
+      options.clock,
+      bus,
+      store.measureClockOffset?.bind(store),
+      options.clockSync,
+    );
+    const clock: Clock = offsetClock(options.clock, () => clockSync.offsetMs);
     super(options.tenantId, store, clock, bus, targets, hooks);
-    this.#offset = offset;
+    this.#clockSync = clockSync;
     hooks.scheduleChanged = (at) => this.scheduleChanged(at);
     hooks.runsInserted = (at) => this.wakeWorker(at);
     hooks.materializerCaughtUp = () => this.#materializer.backlog.caughtUp();
@@ -151,24 +155,6 @@ export class Scheduler extends TenantApi {
       (dueAt) => this.wakeWorker(dueAt),
     );
     this.#reaper = new Reaper(store, clock, bus, options.reapIntervalMs, () => this.#worker.wake());
-    if (store.measureClockOffset && options.clockSync.enabled) {
-      const measure = store.measureClockOffset.bind(store);
-      this.#clockSync = new Loop(
-        'clock sync',
-        options.clock,
-        bus,
-        async () => {
-          const ms = await measure(() => options.clock.now());
-          offset.ms = Math.round(ms);
-          bus.emit('clock:offset', {
-            offsetMs: offset.ms,
-            skewed: Math.abs(ms) > options.clockSync.warnAboveMs,
-          });
-          return options.clock.now() + options.clockSync.intervalMs;
-        },
-        { maxSleepMs: options.clockSync.intervalMs, errorBackoffMs: 5_000 },
-      );
-    }
     this.#housekeeper = new Housekeeper(store, clock, bus, {
       notFiredGraceMs: options.notFiredGraceMs,
       intervalMs: 30_000,
@@ -276,20 +262,13 @@ export class Scheduler extends TenantApi {
 
   async #start(): Promise<void> {
     await this.migrate();
-    if (this.#clockSync && this.store.measureClockOffset) {
-      // Measure before anything is written or claimed, then keep measuring in the background.
-      const ms = await this.store.measureClockOffset(() => this.options.clock.now());
-      this.#offset.ms = Math.round(ms);
-      this.#bus.emit('clock:offset', {
-        offsetMs: this.#offset.ms,
-        skewed: Math.abs(ms) > this.options.clockSync.warnAboveMs,
-      });
-    }
+    // Measure before anything is written or claimed, then keep measuring in the background.
+    await this.#clockSync.measureNow();
     const declared = this.options.declared;
     if (this.#declared.size > 0 || declared.explicit) {
       this.#bus.emit('schedules:reconciled', await reconcileDeclared(this, this.#declared, declared));
     }
-    this.#clockSync?.start(this.options.clock.now() + this.options.clockSync.intervalMs);
+    this.#clockSync.start();
     this.#started = true;
     const roles = this.options.roles;
     if (roles.materializer) this.#materializer.loop.start();
@@ -337,7 +316,7 @@ export class Scheduler extends TenantApi {
     await this.#housekeeper.loop.stop();
     await this.#alertEvaluator?.stop();
     await this.#alertDispatcher?.loop.stop();
-    await this.#clockSync?.stop();
+    await this.#clockSync.stop();
     this.#health.reset();
   }
 
@@ -351,7 +330,7 @@ export class Scheduler extends TenantApi {
 
   /** The last measured offset to the store's clock, in ms (0 for a store without one). */
   get clockOffsetMs(): number {
-    return this.#offset.ms;
+    return this.#clockSync.offsetMs;
   }
 
   /** Stops, closes the target drivers' connections (brokers), then closes the store. */
