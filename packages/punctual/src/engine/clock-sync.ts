@@ -19,22 +19,25 @@ export type MeasureOffset = (localNow: () => number) => Promise<number>;
 
 export class ClockSync {
   #offsetMs = 0;
+  /** Set when there is a clock to follow: the store measures one and sync is on. */
+  readonly #measure: MeasureOffset | undefined;
   readonly #loop: Loop | undefined;
 
   /** `measure` undefined (a store on this machine only) or sync disabled: the offset stays 0. */
   constructor(
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly measure: MeasureOffset | undefined,
+    measure: MeasureOffset | undefined,
     private readonly opts: ClockSyncOptions,
   ) {
     if (measure === undefined || !opts.enabled) return;
+    this.#measure = measure;
     this.#loop = new Loop(
       'clock sync',
       clock,
       bus,
       async () => {
-        await this.#measure(measure);
+        await this.measureNow();
         return clock.now() + opts.intervalMs;
       },
       { maxSleepMs: opts.intervalMs, errorBackoffMs: 5_000 },
@@ -46,9 +49,12 @@ export class ClockSync {
     return this.#offsetMs;
   }
 
-  /** Measures once, now: the scheduler's start, before anything is written or claimed. */
+  /** Measures once, now (the scheduler's start, before anything is written or claimed; then each round). */
   async measureNow(): Promise<void> {
-    if (this.#loop !== undefined && this.measure !== undefined) await this.#measure(this.measure);
+    if (this.#measure === undefined) return;
+    const ms = await this.#measure(() => this.clock.now());
+    this.#offsetMs = Math.round(ms);
+    this.bus.emit('clock:offset', { offsetMs: this.#offsetMs, skewed: Math.abs(ms) > this.opts.warnAboveMs });
   }
 
   /** Keeps measuring in the background, the first time `intervalMs` from now. */
@@ -58,11 +64,5 @@ export class ClockSync {
 
   async stop(): Promise<void> {
     await this.#loop?.stop();
-  }
-
-  async #measure(measure: MeasureOffset): Promise<void> {
-    const ms = await measure(() => this.clock.now());
-    this.#offsetMs = Math.round(ms);
-    this.bus.emit('clock:offset', { offsetMs: this.#offsetMs, skewed: Math.abs(ms) > this.opts.warnAboveMs });
   }
 }
